@@ -1,0 +1,84 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Config } from './config.js';
+import { connect } from './db/connect.js';
+import { migrateToLatest } from './db/migrate.js';
+import { registerBodyParsers, parseQueryString } from './http/body.js';
+import type { AppState } from './http/context.js';
+import { registerErrorHandling } from './http/error-handler.js';
+import { RouteRegistry } from './http/routes.js';
+import { orderPreservingSerializerFactory } from './http/serializer.js';
+import { NAMESPACE } from './http/urls.js';
+import { LANGUAGES } from './i18n/languages.js';
+import { registerTermRoutes } from './modules/terms/terms.routes.js';
+import { registerDocumentation, registerOptionsRoutes } from './plugins/documentation.js';
+import { registerRequestContext } from './plugins/request-context.js';
+
+export interface AppOptions {
+  /** The clock every "now" comes from; tests inject a fixed one. */
+  readonly clock?: () => Date;
+  /** Pino logger options, or false to silence logging. */
+  readonly logger?: boolean | { level: string };
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    calendar: AppState;
+  }
+}
+
+const LANGUAGE_PREFIX = new RegExp(`^/(${LANGUAGES.join('|')})(?=/${NAMESPACE.replace(/\//g, '\\/')}(?:[/?]|$))`, 'i');
+
+/**
+ * Strips BASE_PATH and the optional `/{lang}` segment before routing, so one set of routes serves
+ * `/calendar/events/v1/...` and `/{lang}/calendar/events/v1/...` (API.md §1).
+ */
+function rewriteUrlFor(config: Config) {
+  return (raw: { url?: string; calendarPathLanguage?: string }): string => {
+    let url = raw.url ?? '/';
+    if (config.basePath !== '' && (url === config.basePath || url.startsWith(`${config.basePath}/`) || url.startsWith(`${config.basePath}?`))) {
+      url = url.slice(config.basePath.length) || '/';
+    }
+    const match = LANGUAGE_PREFIX.exec(url);
+    if (match) {
+      raw.calendarPathLanguage = match[1].toLowerCase();
+      url = url.slice(match[0].length);
+    }
+    return url;
+  };
+}
+
+/** Builds the application (plugins, modules, error handling) without listening. */
+export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
+  const handle = connect(config.databaseUrl);
+  try {
+    await migrateToLatest(handle.db, handle.dialect);
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel },
+    bodyLimit: config.bodyLimit,
+    rewriteUrl: rewriteUrlFor(config) as never,
+    routerOptions: { ignoreTrailingSlash: true, querystringParser: parseQueryString },
+    schemaController: { compilersFactory: { buildSerializer: orderPreservingSerializerFactory() as never } },
+  });
+  const state: AppState = { config, db: handle.db, dialect: handle.dialect, clock: options.clock ?? (() => new Date()) };
+  app.decorate('calendar', state);
+  app.addHook('onClose', async () => handle.close());
+  // Fastify's own validation is off: parseArgs implements the contract's rules (API.md §5, §6).
+  app.setValidatorCompiler(() => () => true);
+
+  registerBodyParsers(app);
+  registerErrorHandling(app, config);
+  registerRequestContext(app, state);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('Content-Language', request.calendarContext?.lang ?? config.defaultLanguage);
+  });
+
+  const registry = new RouteRegistry();
+  await registerDocumentation(app, registry, config);
+  registerTermRoutes(app, registry);
+  registerOptionsRoutes(app, registry);
+  return app;
+}

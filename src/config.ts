@@ -1,0 +1,106 @@
+import { isLanguage, LANGUAGES, type Language } from './i18n/languages.js';
+import { isValidTimezone } from './http/timezones.js';
+
+/** The only reader of process.env (API.md §2). Everything else receives a frozen Config. */
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly databaseUrl: string;
+  readonly publicUrl: string;
+  readonly basePath: string;
+  readonly siteTimezone: string;
+  readonly defaultLanguage: Language;
+  readonly defaultPerPage: number;
+  readonly maxPerPage: number;
+  readonly adminPassword: string | undefined;
+  readonly logLevel: string;
+  readonly bodyLimit: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly variable: string, detail: string) {
+    super(`Invalid configuration: ${variable} ${detail}`);
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function positiveInt(env: Env, name: string, fallback: number, max = 65535 * 1000): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > max) {
+    throw new ConfigError(name, `must be a positive integer, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function databaseUrl(env: Env): string {
+  const raw = env.DATABASE_URL || 'sqlite:data/calendar.db';
+  if (/^sqlite:.+/.test(raw) || /^postgres(ql)?:\/\/.+/.test(raw)) return raw;
+  throw new ConfigError('DATABASE_URL', `must be "sqlite:<path>" or "postgres://user:pass@host:port/db", got "${raw}"`);
+}
+
+function publicUrl(env: Env, host: string, port: number): string {
+  const raw = env.PUBLIC_URL || `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError('PUBLIC_URL', `must be an absolute http(s) URL, got "${raw}"`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new ConfigError('PUBLIC_URL', `must be an absolute http(s) URL, got "${raw}"`);
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+function basePath(env: Env): string {
+  const raw = env.BASE_PATH ?? '';
+  if (raw === '' || raw === '/') return '';
+  if (!/^\/[A-Za-z0-9._~\-/]*$/.test(raw)) {
+    throw new ConfigError('BASE_PATH', `must be a path starting with "/", got "${raw}"`);
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const port = positiveInt(env, 'PORT', 8080, 65535);
+  const host = env.HOST || '127.0.0.1';
+  const siteTimezone = env.SITE_TIMEZONE || 'UTC';
+  if (!isValidTimezone(siteTimezone)) {
+    throw new ConfigError('SITE_TIMEZONE', `must be an IANA time zone such as "Europe/Paris" or "UTC", got "${siteTimezone}"`);
+  }
+  const defaultLanguage = env.DEFAULT_LANGUAGE || 'en';
+  if (!isLanguage(defaultLanguage)) {
+    throw new ConfigError('DEFAULT_LANGUAGE', `must be one of ${LANGUAGES.join(', ')}, got "${defaultLanguage}"`);
+  }
+  const defaultPerPage = positiveInt(env, 'DEFAULT_PER_PAGE', 10);
+  const maxPerPage = positiveInt(env, 'MAX_PER_PAGE', 50);
+  if (defaultPerPage > maxPerPage) {
+    throw new ConfigError('DEFAULT_PER_PAGE', `(${defaultPerPage}) must not exceed MAX_PER_PAGE (${maxPerPage})`);
+  }
+  const logLevel = env.LOG_LEVEL || 'info';
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+  }
+  const adminPassword = env.CALENDAR_ADMIN_PASSWORD || undefined;
+  if (adminPassword !== undefined && adminPassword.replace(/\s/g, '').length < 12) {
+    throw new ConfigError('CALENDAR_ADMIN_PASSWORD', 'must be at least 12 characters long');
+  }
+  return Object.freeze({
+    port,
+    host,
+    databaseUrl: databaseUrl(env),
+    publicUrl: publicUrl(env, host, port),
+    basePath: basePath(env),
+    siteTimezone,
+    defaultLanguage,
+    defaultPerPage,
+    maxPerPage,
+    adminPassword,
+    logLevel,
+    bodyLimit: 1024 * 1024,
+  });
+}

@@ -1,0 +1,32 @@
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import type { Dialect } from './connect.js';
+import * as initial from './migrations/0001_initial.js';
+
+interface DialectMigration {
+  up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
+}
+
+/** Numbered, dialect-neutral migration steps, applied in order (DESIGN rule 8). */
+const STEPS: Record<string, DialectMigration> = {
+  '0001_initial': initial,
+};
+
+class StaticProvider implements MigrationProvider {
+  constructor(private readonly dialect: Dialect) {}
+
+  async getMigrations(): Promise<Record<string, Migration>> {
+    const migrations: Record<string, Migration> = {};
+    for (const [name, step] of Object.entries(STEPS)) {
+      migrations[name] = { up: (db) => step.up(db, this.dialect) };
+    }
+    return migrations;
+  }
+}
+
+/** Brings the schema up to date; returns the names of the steps it applied. */
+export async function migrateToLatest(db: Kysely<any>, dialect: Dialect): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: new StaticProvider(dialect) });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

@@ -1,0 +1,71 @@
+import type { FastifyRequest } from 'fastify';
+import { DateTime } from 'luxon';
+import type { Caller } from '../auth/caller.js';
+import type { Config } from '../config.js';
+import type { Dialect } from '../db/connect.js';
+import type { Db } from '../db/schema.js';
+import { isLanguage, type Language } from '../i18n/languages.js';
+import type { ParseContext } from './args.js';
+import { zoneOf } from './timezones.js';
+import { UrlBuilder, type LanguageForm } from './urls.js';
+
+/** Process-wide state shared by every request. */
+export interface AppState {
+  readonly config: Config;
+  readonly db: Db;
+  readonly dialect: Dialect;
+  readonly clock: () => Date;
+}
+
+/** Everything a handler needs to know about the request beyond its parameters. */
+export interface RequestContext {
+  readonly app: AppState;
+  readonly config: Config;
+  readonly db: Db;
+  readonly language: LanguageForm;
+  readonly lang: Language;
+  readonly caller: Caller | null;
+  readonly now: DateTime;
+  readonly urls: UrlBuilder;
+  readonly parse: ParseContext;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    calendarContext: RequestContext | null;
+  }
+}
+
+export function createContext(app: AppState, language: LanguageForm, caller: Caller | null): RequestContext {
+  const now = DateTime.fromJSDate(app.clock(), { zone: zoneOf(app.config.siteTimezone) });
+  return {
+    app,
+    config: app.config,
+    db: app.db,
+    language,
+    lang: language.lang,
+    caller,
+    now,
+    urls: new UrlBuilder(app.config, language),
+    parse: { now, siteZone: zoneOf(app.config.siteTimezone), caller, config: app.config },
+  };
+}
+
+export function requestContext(request: FastifyRequest): RequestContext {
+  if (!request.calendarContext) throw new Error('request context missing: the context hook did not run');
+  return request.calendarContext;
+}
+
+/** The `i18n_language` parameter of a request, from the body or the query string (body wins). */
+export function languageParameter(request: FastifyRequest): unknown {
+  const body = request.body as Record<string, unknown> | undefined;
+  const query = request.query as Record<string, unknown> | undefined;
+  if (body && typeof body === 'object' && body.i18n_language !== undefined) return body.i18n_language;
+  return query?.i18n_language;
+}
+
+export function normaliseLanguage(value: unknown): Language | undefined {
+  if (typeof value !== 'string') return undefined;
+  const lower = value.trim().toLowerCase();
+  return isLanguage(lower) ? lower : undefined;
+}

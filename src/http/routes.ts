@@ -1,0 +1,139 @@
+import { Type, type TObject, type TSchema } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import { LANGUAGES } from '../i18n/languages.js';
+import { mergeSources, parseArgs, type ArgsSpec, type ParsedArgs } from './args.js';
+import { requestContext, type RequestContext } from './context.js';
+import { NAMESPACE } from './urls.js';
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Path parameters the API knows: `{id}` is digits only, `{slug}` anything but `/` (API.md §1). */
+const PATH_PARAMS = {
+  id: { fastify: ':id(^\\d+)', pattern: '(?P<id>\\d+)', schema: Type.Integer({ description: 'The item id' }) },
+  slug: { fastify: ':slug', pattern: '(?P<slug>[^/]+)', schema: Type.String({ description: 'The item slug' }) },
+} as const;
+type PathParam = keyof typeof PATH_PARAMS;
+
+export interface ApiRequest<S extends ArgsSpec> {
+  readonly ctx: RequestContext;
+  readonly args: ParsedArgs<S>;
+  readonly params: { id?: number; slug?: string };
+  /** The parameters the request actually sent (declared args only), for links that echo them. */
+  readonly given: ReadonlySet<string>;
+  /** Every parameter the request sent, declared or not. */
+  readonly bag: Readonly<Record<string, unknown>>;
+  readonly raw: FastifyRequest;
+}
+
+export interface RouteDefinition<S extends ArgsSpec> {
+  readonly methods: readonly Method[];
+  /** Relative to the namespace, e.g. `/categories/{id}`. */
+  readonly path: string;
+  readonly args: S;
+  readonly summary: string;
+  readonly tags: readonly string[];
+  readonly responses: Readonly<Record<number, TSchema>>;
+  readonly secured?: boolean;
+  handler(request: ApiRequest<S>, reply: FastifyReply): Promise<unknown>;
+}
+
+/** One endpoint as the namespace index shows it (API.md §16). */
+export interface IndexedEndpoint {
+  readonly methods: readonly Method[];
+  readonly args: ArgsSpec;
+}
+
+export interface IndexedRoute {
+  readonly pattern: string;
+  readonly path: string;
+  readonly endpoints: IndexedEndpoint[];
+}
+
+/** Every route registered through `registerRoute`, in registration order (the index reads it). */
+export class RouteRegistry {
+  readonly routes = new Map<string, IndexedRoute>();
+
+  add(path: string, endpoint: IndexedEndpoint): void {
+    const pattern = `/${NAMESPACE}${toPattern(path)}`;
+    const route = this.routes.get(pattern) ?? { pattern, path, endpoints: [] };
+    route.endpoints.push(endpoint);
+    this.routes.set(pattern, route);
+  }
+
+  methodsOf(path: string): Method[] {
+    const route = [...this.routes.values()].find((r) => r.path === path);
+    return route ? route.endpoints.flatMap((e) => e.methods) : [];
+  }
+}
+
+function pathParams(path: string): PathParam[] {
+  return [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as PathParam);
+}
+
+function toPattern(path: string): string {
+  return path.replace(/\{(\w+)\}/g, (_, name: PathParam) => PATH_PARAMS[name].pattern);
+}
+
+export function toFastifyUrl(path: string): string {
+  return `/${NAMESPACE}${path.replace(/\{(\w+)\}/g, (_, name: PathParam) => PATH_PARAMS[name].fastify)}`;
+}
+
+export const languageParameter = Type.String({
+  description: 'The content language of the request and response (API.md §15)',
+  enum: [...LANGUAGES],
+});
+
+/** The documented request shape of a route: its args as query string or body, plus path params. */
+function documentedSchema(definition: RouteDefinition<ArgsSpec>): Record<string, TObject> {
+  const properties: Record<string, TSchema> = {};
+  for (const [name, spec] of Object.entries(definition.args)) {
+    properties[name] = spec.required ? spec.schema : Type.Optional(spec.schema);
+  }
+  const params = pathParams(definition.path);
+  const schema: Record<string, TObject> = {};
+  if (params.length > 0) {
+    schema.params = Type.Object(Object.fromEntries(params.map((name) => [name, PATH_PARAMS[name].schema])));
+  }
+  const readsOnly = definition.methods.every((m) => m === 'GET' || m === 'DELETE');
+  if (readsOnly) {
+    schema.querystring = Type.Object({ ...properties, i18n_language: Type.Optional(languageParameter) });
+  } else {
+    schema.querystring = Type.Object({ i18n_language: Type.Optional(languageParameter) });
+    schema.body = Type.Object(properties);
+  }
+  return schema;
+}
+
+function pathValues(raw: FastifyRequest): { id?: number; slug?: string } {
+  const params = raw.params as Record<string, string | undefined>;
+  return {
+    id: params.id !== undefined ? Number(params.id) : undefined,
+    slug: params.slug !== undefined ? params.slug : undefined,
+  };
+}
+
+/**
+ * Registers a route: Fastify serves it, the registry feeds the namespace index, and the same
+ * schemas feed /doc. Arguments are parsed before the handler runs (validate → authorise → act).
+ */
+export function registerRoute<S extends ArgsSpec>(app: FastifyInstance, registry: RouteRegistry, definition: RouteDefinition<S>): void {
+  registry.add(definition.path, { methods: definition.methods, args: definition.args });
+  app.route({
+    method: definition.methods as HTTPMethods[],
+    url: toFastifyUrl(definition.path),
+    schema: {
+      summary: definition.summary,
+      tags: [...definition.tags],
+      ...(definition.secured ? { security: [{ basicAuth: [] }, { bearerAuth: [] }] } : {}),
+      ...documentedSchema(definition as RouteDefinition<ArgsSpec>),
+      response: definition.responses,
+    },
+    handler: async (raw, reply) => {
+      const ctx = requestContext(raw);
+      const bag = mergeSources(raw.query, raw.body);
+      const args = parseArgs(definition.args, bag, ctx.parse);
+      const given = new Set(Object.keys(definition.args).filter((name) => bag[name] !== undefined));
+      return definition.handler({ ctx, args, params: pathValues(raw), given, bag, raw }, reply);
+    },
+  });
+}

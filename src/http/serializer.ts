@@ -1,0 +1,29 @@
+import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
+
+type Schema = Record<string, unknown>;
+
+/** A deep copy of `schema` without `required` lists. */
+function withoutRequired(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withoutRequired);
+  if (schema === null || typeof schema !== 'object') return schema;
+  const copy: Schema = {};
+  for (const [key, value] of Object.entries(schema as Schema)) {
+    if (key !== 'required') copy[key] = withoutRequired(value);
+  }
+  return copy;
+}
+
+/**
+ * fast-json-stringify writes required properties before optional ones, which would break TEC's key
+ * order (API.md §8). Serialisation therefore uses the response schemas without `required`; the
+ * documents (/doc, the index) still show it.
+ */
+export function orderPreservingSerializerFactory() {
+  const build = SerializerSelector();
+  return (externalSchemas: unknown, options: unknown) => {
+    const external = withoutRequired(externalSchemas) as Record<string, unknown>;
+    const compile = build(external as never, options as never);
+    return (route: { schema: unknown; method: string; url: string; httpStatus: string }) =>
+      compile({ ...route, schema: withoutRequired(route.schema) } as never);
+  };
+}

@@ -1,0 +1,247 @@
+import { sql, type SelectQueryBuilder } from 'kysely';
+import type { Database, Executor, TermTranslationsTable } from '../../db/schema.js';
+import { containsPattern, translatedColumn } from '../../db/translations.js';
+import type { Language } from '../../i18n/languages.js';
+import type { TermOrderBy } from './terms.schemas.js';
+
+export interface TermRow {
+  id: number;
+  taxonomy: string;
+  name: string;
+  name_key: string;
+  slug: string;
+  description: string;
+  parent_id: number;
+  count: number;
+  lang: string;
+}
+
+export interface TermLanguages {
+  lang: Language;
+  defaultLang: Language;
+}
+
+export interface TermFilter {
+  taxonomy: string;
+  search?: string;
+  slug?: string;
+  include?: number[];
+  exclude?: number[];
+  parent?: number;
+  eventId?: number;
+  hideEmpty: boolean;
+}
+
+export interface TermOrder {
+  orderby: TermOrderBy;
+  direction: 'asc' | 'desc';
+  include?: number[];
+}
+
+type TermDb = Database & { tr_req: TermTranslationsTable; tr_def: TermTranslationsTable };
+type TermQuery = SelectQueryBuilder<TermDb, 'terms' | 'tr_req' | 'tr_def', TermRow>;
+
+/** Terms with their translatable columns resolved for the request language. */
+function selectTerms(db: Executor, { lang, defaultLang }: TermLanguages): TermQuery {
+  return db
+    .selectFrom('terms')
+    .leftJoin('term_translations as tr_req', (join) => join.onRef('tr_req.term_id', '=', 'terms.id').on('tr_req.lang', '=', lang))
+    .leftJoin('term_translations as tr_def', (join) => join.onRef('tr_def.term_id', '=', 'terms.id').on('tr_def.lang', '=', defaultLang))
+    .select([
+      'terms.id',
+      'terms.taxonomy',
+      'terms.slug',
+      'terms.parent_id',
+      'terms.count',
+      'terms.lang',
+      translatedColumn('terms', 'name', lang, defaultLang).as('name'),
+      translatedColumn('terms', 'name_key', lang, defaultLang).as('name_key'),
+      translatedColumn('terms', 'description', lang, defaultLang).as('description'),
+    ]) as unknown as TermQuery;
+}
+
+function applyFilter(query: TermQuery, filter: TermFilter, languages: TermLanguages): TermQuery {
+  let q = query.where('terms.taxonomy', '=', filter.taxonomy);
+  if (filter.hideEmpty) q = q.where('terms.count', '>', 0);
+  if (filter.slug !== undefined) q = q.where('terms.slug', '=', filter.slug);
+  if (filter.include) q = q.where('terms.id', 'in', filter.include);
+  if (filter.exclude && filter.exclude.length > 0) q = q.where('terms.id', 'not in', filter.exclude);
+  if (filter.parent !== undefined) q = q.where('terms.parent_id', '=', filter.parent);
+  if (filter.eventId !== undefined) {
+    const eventId = filter.eventId;
+    q = q.where(({ exists, selectFrom }) =>
+      exists(selectFrom('event_terms').select('event_terms.term_id').whereRef('event_terms.term_id', '=', 'terms.id').where('event_terms.event_id', '=', eventId)),
+    );
+  }
+  if (filter.search !== undefined) {
+    const pattern = containsPattern(filter.search);
+    const nameKey = translatedColumn('terms', 'name_key', languages.lang, languages.defaultLang);
+    q = q.where(sql<boolean>`(${nameKey} LIKE ${pattern} ESCAPE '\\' OR terms.slug LIKE ${pattern} ESCAPE '\\')`);
+  }
+  return q;
+}
+
+function applyOrder(query: TermQuery, order: TermOrder): TermQuery {
+  const dir = order.direction;
+  switch (order.orderby) {
+    case 'id':
+      return query.orderBy('terms.id', dir);
+    case 'slug':
+      return query.orderBy('terms.slug', dir).orderBy('terms.id', dir);
+    case 'count':
+      return query.orderBy('terms.count', dir).orderBy('terms.id', dir);
+    case 'description':
+      return query.orderBy(sql.ref('description'), dir).orderBy('terms.id', dir);
+    case 'include': {
+      if (!order.include || order.include.length === 0) return query.orderBy('terms.id', dir);
+      const cases = sql.join(order.include.map((id, i) => sql`WHEN ${id} THEN ${i}`), sql` `);
+      return query.orderBy(sql`CASE terms.id ${cases} END`, dir);
+    }
+    case 'term_group':
+    case 'name':
+      return query.orderBy(sql.ref('name_key'), dir).orderBy('terms.id', dir);
+  }
+}
+
+export async function listTerms(db: Executor, filter: TermFilter, order: TermOrder, languages: TermLanguages, limit: number, offset: number): Promise<TermRow[]> {
+  return applyOrder(applyFilter(selectTerms(db, languages), filter, languages), order).limit(limit).offset(offset).execute();
+}
+
+export async function countTerms(db: Executor, filter: TermFilter, languages: TermLanguages): Promise<number> {
+  const row = await applyFilter(selectTerms(db, languages), filter, languages)
+    .clearSelect()
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function findTerm(db: Executor, taxonomy: string, id: number, languages: TermLanguages): Promise<TermRow | undefined> {
+  return selectTerms(db, languages).where('terms.taxonomy', '=', taxonomy).where('terms.id', '=', id).executeTakeFirst();
+}
+
+/** Ids of the terms of `taxonomy` that exist among `ids`. */
+export async function existingTermIds(db: Executor, taxonomy: string, ids: readonly number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db.selectFrom('terms').select('id').where('taxonomy', '=', taxonomy).where('id', 'in', [...ids]).execute();
+  return new Set(rows.map((r) => r.id));
+}
+
+/** Term ids by slug (exact) within a taxonomy. */
+export async function termIdsBySlugs(db: Executor, taxonomy: string, slugs: readonly string[]): Promise<Map<string, number>> {
+  if (slugs.length === 0) return new Map();
+  const rows = await db.selectFrom('terms').select(['id', 'slug']).where('taxonomy', '=', taxonomy).where('slug', 'in', [...slugs]).execute();
+  return new Map(rows.map((r) => [r.slug, r.id]));
+}
+
+export async function findTermIdBySlug(db: Executor, taxonomy: string, slug: string): Promise<number | undefined> {
+  const row = await db.selectFrom('terms').select('id').where('taxonomy', '=', taxonomy).where('slug', '=', slug).executeTakeFirst();
+  return row?.id;
+}
+
+export async function findTermIdByName(db: Executor, taxonomy: string, parentId: number, nameKey: string): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('terms')
+    .select('id')
+    .where('taxonomy', '=', taxonomy)
+    .where('parent_id', '=', parentId)
+    .where('name_key', '=', nameKey)
+    .executeTakeFirst();
+  return row?.id;
+}
+
+export async function slugExists(db: Executor, taxonomy: string, slug: string): Promise<boolean> {
+  return (await findTermIdBySlug(db, taxonomy, slug)) !== undefined;
+}
+
+export interface NewTerm {
+  taxonomy: string;
+  name: string;
+  name_key: string;
+  slug: string;
+  description: string;
+  parent_id: number;
+  lang: string;
+  created_at: number;
+}
+
+export async function insertTerm(db: Executor, term: NewTerm): Promise<number> {
+  const row = await db.insertInto('terms').values({ ...term, count: 0 }).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export interface TermChanges {
+  name?: string;
+  name_key?: string;
+  slug?: string;
+  description?: string;
+  parent_id?: number;
+}
+
+export async function updateTerm(db: Executor, id: number, changes: TermChanges): Promise<void> {
+  if (Object.keys(changes).length === 0) return;
+  await db.updateTable('terms').set(changes).where('id', '=', id).execute();
+}
+
+export async function upsertTermTranslation(
+  db: Executor,
+  termId: number,
+  lang: string,
+  fields: { name?: string; name_key?: string; description?: string },
+): Promise<void> {
+  const existing = await db.selectFrom('term_translations').select('term_id').where('term_id', '=', termId).where('lang', '=', lang).executeTakeFirst();
+  if (existing) {
+    if (Object.keys(fields).length > 0) await db.updateTable('term_translations').set(fields).where('term_id', '=', termId).where('lang', '=', lang).execute();
+    return;
+  }
+  await db
+    .insertInto('term_translations')
+    .values({ term_id: termId, lang, name: fields.name ?? null, name_key: fields.name_key ?? null, description: fields.description ?? null })
+    .execute();
+}
+
+/** Deletes a term; its children move up to its parent (WordPress's rule). Event links cascade. */
+export async function deleteTerm(db: Executor, id: number, parentId: number): Promise<void> {
+  await db.updateTable('terms').set({ parent_id: parentId }).where('parent_id', '=', id).execute();
+  await db.deleteFrom('terms').where('id', '=', id).execute();
+}
+
+/** Ancestor chain of a term, nearest first (id, slug), by walking parent links. */
+export async function ancestorsOf(db: Executor, parentId: number): Promise<{ id: number; slug: string }[]> {
+  const chain: { id: number; slug: string }[] = [];
+  const seen = new Set<number>();
+  let current = parentId;
+  while (current !== 0 && !seen.has(current)) {
+    seen.add(current);
+    const row = await db.selectFrom('terms').select(['id', 'slug', 'parent_id']).where('id', '=', current).executeTakeFirst();
+    if (!row) break;
+    chain.push({ id: row.id, slug: row.slug });
+    current = row.parent_id;
+  }
+  return chain;
+}
+
+/** Slug paths of many categories at once: id → ancestor slugs (root first) followed by its own. */
+export type SlugTreeMap = Map<number, { slug: string; parent: number }>;
+
+export async function slugPaths(db: Executor, taxonomy: string): Promise<SlugTreeMap> {
+  const rows = await db.selectFrom('terms').select(['id', 'slug', 'parent_id']).where('taxonomy', '=', taxonomy).execute();
+  return new Map(rows.map((r) => [r.id, { slug: r.slug, parent: r.parent_id }]));
+}
+
+/** Terms linked to events: event id → term ids in link order, for the embedded representation. */
+export async function termsOfEvents(db: Executor, eventIds: readonly number[], languages: TermLanguages): Promise<Map<number, TermRow[]>> {
+  const result = new Map<number, TermRow[]>();
+  if (eventIds.length === 0) return result;
+  const rows = await selectTerms(db, languages)
+    .innerJoin('event_terms', 'event_terms.term_id', 'terms.id')
+    .select(['event_terms.event_id as event_id'])
+    .where('event_terms.event_id', 'in', [...eventIds])
+    .orderBy('event_terms.position')
+    .execute();
+  for (const row of rows as (TermRow & { event_id: number })[]) {
+    const list = result.get(row.event_id) ?? [];
+    list.push(row);
+    result.set(row.event_id, list);
+  }
+  return result;
+}

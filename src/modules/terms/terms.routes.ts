@@ -1,0 +1,131 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { ArgsSpec, ParsedArgs } from '../../http/args.js';
+import type { RequestContext } from '../../http/context.js';
+import { givenQuery, pageLinks, setListHeaders, totalPages } from '../../http/lists.js';
+import { registerRoute, type ApiRequest, type RouteRegistry } from '../../http/routes.js';
+import { errorResponses } from '../../http/schemas.js';
+import { presentTerm } from './terms.present.js';
+import {
+  categoryCreateArgs,
+  categoryListArgs,
+  categoryUpdateArgs,
+  tagCreateArgs,
+  tagListArgs,
+  tagUpdateArgs,
+  termListSchema,
+  TermSchema,
+} from './terms.schemas.js';
+import * as service from './terms.service.js';
+import { CATEGORIES, TAGS, type Taxonomy } from './taxonomies.js';
+
+/** The order in which list filters are echoed in `rest_url` and the page links. */
+const LINK_ORDER = ['page', 'per_page', 'search', 'slug', 'include', 'exclude', 'parent', 'post', 'event', 'hide_empty', 'orderby', 'order'];
+
+const TermRef = Type.Ref(TermSchema);
+
+async function present(ctx: RequestContext, taxonomy: Taxonomy, id: number) {
+  const { row, tree } = await service.getTerm(ctx, taxonomy, id);
+  return presentTerm(row, taxonomy, ctx.urls, tree);
+}
+
+function writeInput(request: ApiRequest<ArgsSpec>, args: { name?: string; description?: string; slug?: string; parent?: number }): service.TermWriteInput {
+  return { ...args, parentSent: request.bag.parent !== undefined && request.bag.parent !== null };
+}
+
+function registerTaxonomy<L extends ArgsSpec, C extends ArgsSpec, U extends ArgsSpec>(
+  app: FastifyInstance,
+  registry: RouteRegistry,
+  taxonomy: Taxonomy,
+  args: { list: L; create: C; update: U },
+): void {
+  const tags = [taxonomy.path];
+  const label = taxonomy.hierarchical ? 'event category' : 'event tag';
+
+  registerRoute(app, registry, {
+    methods: ['GET'],
+    path: `/${taxonomy.path}`,
+    args: args.list,
+    summary: `List ${taxonomy.path}`,
+    tags,
+    responses: { 200: termListSchema(taxonomy.path), ...errorResponses(400) },
+    handler: async (request, reply) => {
+      const { ctx, given } = request;
+      const input = request.args as ParsedArgs<L> & service.TermListInput;
+      const page = await service.listTerms(ctx, taxonomy, input);
+      const pages = totalPages(page.total, input.per_page);
+      const filters = givenQuery(LINK_ORDER, given, input);
+      const links = pageLinks((q) => ctx.urls.rest(`${taxonomy.path}/`, q), filters, input.page, input.page < pages, input.page > 1, given.has('page'));
+      setListHeaders(reply, page.total, pages, links);
+      return {
+        rest_url: links.rest_url,
+        total: page.total,
+        total_pages: pages,
+        [taxonomy.path]: page.rows.map((row) => presentTerm(row, taxonomy, ctx.urls, page.tree)),
+        next_rest_url: links.next_rest_url,
+        previous_rest_url: links.previous_rest_url,
+      };
+    },
+  });
+
+  registerRoute(app, registry, {
+    methods: ['POST'],
+    path: `/${taxonomy.path}`,
+    args: args.create,
+    summary: `Create an ${label}`,
+    tags,
+    secured: true,
+    responses: { 201: TermRef, ...errorResponses(400, 401, 403) },
+    handler: async (request, reply) => {
+      const input = request.args as unknown as service.TermWriteInput & { name: string };
+      const id = await service.createTerm(request.ctx, taxonomy, writeInput(request as ApiRequest<ArgsSpec>, input) as typeof input);
+      const term = await present(request.ctx, taxonomy, id);
+      reply.code(201).header('Location', term.urls.self);
+      return term;
+    },
+  });
+
+  registerRoute(app, registry, {
+    methods: ['GET'],
+    path: `/${taxonomy.path}/{id}`,
+    args: {},
+    summary: `Read an ${label}`,
+    tags,
+    responses: { 200: TermRef, ...errorResponses(404) },
+    handler: async ({ ctx, params }) => present(ctx, taxonomy, params.id!),
+  });
+
+  registerRoute(app, registry, {
+    methods: ['POST', 'PUT', 'PATCH'],
+    path: `/${taxonomy.path}/{id}`,
+    args: args.update,
+    summary: `Update an ${label} (partial: only sent fields change)`,
+    tags,
+    secured: true,
+    responses: { 200: TermRef, ...errorResponses(400, 401, 403, 404) },
+    handler: async (request) => {
+      const input = request.args as unknown as service.TermWriteInput;
+      await service.updateTerm(request.ctx, taxonomy, request.params.id!, writeInput(request as ApiRequest<ArgsSpec>, input));
+      return present(request.ctx, taxonomy, request.params.id!);
+    },
+  });
+
+  registerRoute(app, registry, {
+    methods: ['DELETE'],
+    path: `/${taxonomy.path}/{id}`,
+    args: {},
+    summary: `Delete an ${label} permanently`,
+    tags,
+    secured: true,
+    responses: { 200: TermRef, ...errorResponses(401, 403, 404) },
+    handler: async ({ ctx, params }) => {
+      const { row, tree } = await service.deleteTerm(ctx, taxonomy, params.id!);
+      return presentTerm(row, taxonomy, ctx.urls, tree);
+    },
+  });
+}
+
+export function registerTermRoutes(app: FastifyInstance, registry: RouteRegistry): void {
+  registerTaxonomy(app, registry, CATEGORIES, { list: categoryListArgs, create: categoryCreateArgs, update: categoryUpdateArgs });
+  registerTaxonomy(app, registry, TAGS, { list: tagListArgs, create: tagCreateArgs, update: tagUpdateArgs });
+}

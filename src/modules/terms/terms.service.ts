@@ -1,0 +1,212 @@
+import { callerCan } from '../../auth/caller.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import { searchKey } from '../../db/translations.js';
+import { ApiError, forbidden, invalidParams, type ParamProblem } from '../../errors.js';
+import type { RequestContext } from '../../http/context.js';
+import { sanitizeHtml } from '../../http/html.js';
+import { slugCandidate, toSlug } from '../../http/slugs.js';
+import { parsePositiveInteger } from '../../http/params.js';
+import { postType } from '../posts/posts.repository.js';
+import * as repo from './terms.repository.js';
+import type { TermOrderBy } from './terms.schemas.js';
+import type { Taxonomy } from './taxonomies.js';
+
+export interface TermListInput {
+  page: number;
+  per_page: number;
+  search?: string;
+  exclude?: string[];
+  include?: string[];
+  order: 'asc' | 'desc';
+  orderby: TermOrderBy;
+  hide_empty: boolean;
+  parent?: number;
+  post?: number;
+  event?: number;
+  slug?: string;
+}
+
+export interface TermWriteInput {
+  name?: string;
+  description?: string;
+  slug?: string;
+  parent?: number;
+  /** Whether the request sent `parent` at all (an error for tags, API.md §5). */
+  parentSent?: boolean;
+}
+
+export interface TermPage {
+  rows: repo.TermRow[];
+  total: number;
+  tree: repo.SlugTreeMap;
+}
+
+function languages(ctx: RequestContext): repo.TermLanguages {
+  return { lang: ctx.lang, defaultLang: ctx.config.defaultLanguage };
+}
+
+/** Ids or slugs of a list parameter to term ids; unknown ones are reported as problems. */
+async function resolveTermRefs(ctx: RequestContext, taxonomy: Taxonomy, refs: readonly string[], name: string, problems: Map<string, ParamProblem>): Promise<number[]> {
+  const ids = refs.map((ref) => parsePositiveInteger(ref)).filter((id): id is number => id !== undefined);
+  const slugs = refs.filter((ref) => parsePositiveInteger(ref) === undefined);
+  const known = await repo.existingTermIds(ctx.db, taxonomy.key, ids);
+  const bySlug = await repo.termIdsBySlugs(ctx.db, taxonomy.key, slugs);
+  const unknown = [...ids.filter((id) => !known.has(id)), ...slugs.filter((slug) => !bySlug.has(slug))];
+  if (unknown.length > 0) problems.set(name, { message: 'unknown_term', vars: { value: unknown.join(', ') } });
+  return refs.map((ref) => parsePositiveInteger(ref) ?? bySlug.get(ref)).filter((id): id is number => id !== undefined);
+}
+
+async function requireEvent(ctx: RequestContext, id: number, name: string, problems: Map<string, ParamProblem>): Promise<void> {
+  if ((await postType(ctx.db, id)) !== 'event') problems.set(name, { message: 'unknown_event', vars: { value: id } });
+}
+
+export async function listTerms(ctx: RequestContext, taxonomy: Taxonomy, input: TermListInput): Promise<TermPage> {
+  const problems = new Map<string, ParamProblem>();
+  const include = input.include ? await resolveTermRefs(ctx, taxonomy, input.include, 'include', problems) : undefined;
+  const exclude = input.exclude ? await resolveTermRefs(ctx, taxonomy, input.exclude, 'exclude', problems) : undefined;
+  if (input.parent !== undefined && input.parent !== 0 && (await repo.existingTermIds(ctx.db, taxonomy.key, [input.parent])).size === 0) {
+    problems.set('parent', { message: 'unknown_term', vars: { value: input.parent } });
+  }
+  if (input.post !== undefined) await requireEvent(ctx, input.post, 'post', problems);
+  if (input.event !== undefined) await requireEvent(ctx, input.event, 'event', problems);
+  if (problems.size > 0) throw invalidParams(problems);
+
+  const filter: repo.TermFilter = {
+    taxonomy: taxonomy.key,
+    hideEmpty: input.hide_empty,
+    search: input.search !== undefined ? searchKey(input.search) : undefined,
+    slug: input.slug,
+    include,
+    exclude,
+    parent: input.parent,
+    eventId: input.event ?? input.post,
+  };
+  const order: repo.TermOrder = { orderby: input.orderby, direction: input.order, include };
+  const langs = languages(ctx);
+  const [rows, total, tree] = await Promise.all([
+    repo.listTerms(ctx.db, filter, order, langs, input.per_page, (input.page - 1) * input.per_page),
+    repo.countTerms(ctx.db, filter, langs),
+    repo.slugPaths(ctx.db, taxonomy.key),
+  ]);
+  return { rows, total, tree };
+}
+
+export async function getTerm(ctx: RequestContext, taxonomy: Taxonomy, id: number): Promise<{ row: repo.TermRow; tree: repo.SlugTreeMap }> {
+  const row = await repo.findTerm(ctx.db, taxonomy.key, id, languages(ctx));
+  if (!row) throw new ApiError('rest_term_invalid');
+  return { row, tree: await repo.slugPaths(ctx.db, taxonomy.key) };
+}
+
+function requireManage(ctx: RequestContext, taxonomy: Taxonomy, input?: TermWriteInput): void {
+  if (!callerCan(ctx.caller, taxonomy.manage)) throw forbidden(ctx.caller !== null);
+  if (!taxonomy.hierarchical && input?.parentSent) throw new ApiError('rest_taxonomy_not_hierarchical');
+}
+
+function termExists(taxonomy: Taxonomy, termId: number, bySlug = false): ApiError {
+  const message = bySlug ? 'term_slug_exists' : taxonomy.hierarchical ? 'term_exists_parent' : 'term_exists_taxonomy';
+  return new ApiError('term_exists', { message, data: { term_id: termId } });
+}
+
+/** A parent must be an existing category that is neither the term itself nor one of its descendants. */
+async function checkParent(ctx: RequestContext, taxonomy: Taxonomy, parent: number, termId: number | undefined): Promise<void> {
+  if (parent === 0) return;
+  if ((await repo.existingTermIds(ctx.db, taxonomy.key, [parent])).size === 0) {
+    throw invalidParams(new Map([['parent', { message: 'unknown_term', vars: { value: parent } }]]));
+  }
+  if (termId === undefined) return;
+  const ancestors = await repo.ancestorsOf(ctx.db, parent);
+  if (parent === termId || ancestors.some((a) => a.id === termId)) {
+    throw invalidParams(new Map([['parent', { message: 'term_parent_cycle', code: 'term_parent_cycle' } satisfies ParamProblem]]));
+  }
+}
+
+async function uniqueSlug(ctx: RequestContext, taxonomy: Taxonomy, base: string): Promise<string> {
+  for (let attempt = 1; ; attempt++) {
+    const candidate = slugCandidate(base || 'term', attempt);
+    if (!(await repo.slugExists(ctx.db, taxonomy.key, candidate))) return candidate;
+  }
+}
+
+/** Creates a category or tag (API.md §7, §12): 201 with the new term. */
+export async function createTerm(ctx: RequestContext, taxonomy: Taxonomy, input: Required<Pick<TermWriteInput, 'name'>> & TermWriteInput): Promise<number> {
+  const parent = taxonomy.hierarchical ? (input.parent ?? 0) : 0;
+  await checkParent(ctx, taxonomy, parent, undefined);
+  requireManage(ctx, taxonomy, input);
+  const nameKey = searchKey(input.name);
+  for (let attempt = 0; ; attempt++) {
+    const sameName = await repo.findTermIdByName(ctx.db, taxonomy.key, parent, nameKey);
+    if (sameName !== undefined) throw termExists(taxonomy, sameName);
+    let slug: string;
+    if (input.slug !== undefined) {
+      slug = toSlug(input.slug) || toSlug(input.name);
+      const owner = await repo.findTermIdBySlug(ctx.db, taxonomy.key, slug);
+      if (owner !== undefined) throw termExists(taxonomy, owner, true);
+    } else {
+      slug = await uniqueSlug(ctx, taxonomy, toSlug(input.name));
+    }
+    try {
+      return await repo.insertTerm(ctx.db, {
+        taxonomy: taxonomy.key,
+        name: input.name,
+        name_key: nameKey,
+        slug,
+        description: sanitizeHtml(input.description ?? ''),
+        parent_id: parent,
+        lang: ctx.lang,
+        created_at: Math.floor(ctx.now.toSeconds()),
+      });
+    } catch (error) {
+      // A concurrent writer took the name or slug between our check and insert: check again.
+      if (!isUniqueViolation(error) || attempt >= 3) throw error;
+    }
+  }
+}
+
+/** Partial update (API.md §13): only sent fields change; text goes to the request language. */
+export async function updateTerm(ctx: RequestContext, taxonomy: Taxonomy, id: number, input: TermWriteInput): Promise<void> {
+  const current = await repo.findTerm(ctx.db, taxonomy.key, id, languages(ctx));
+  if (!current) throw new ApiError('rest_term_invalid');
+  if (taxonomy.hierarchical && input.parent !== undefined) await checkParent(ctx, taxonomy, input.parent, id);
+  requireManage(ctx, taxonomy, input);
+  const parent = input.parent ?? current.parent_id;
+  const inOriginal = current.lang === ctx.lang;
+  const nameKey = input.name !== undefined ? searchKey(input.name) : undefined;
+  if (inOriginal && (nameKey !== undefined || input.parent !== undefined)) {
+    const sameName = await repo.findTermIdByName(ctx.db, taxonomy.key, parent, nameKey ?? current.name_key);
+    if (sameName !== undefined && sameName !== id) throw termExists(taxonomy, sameName);
+  }
+  const slug = input.slug !== undefined ? toSlug(input.slug) || current.slug : undefined;
+  if (slug !== undefined && slug !== current.slug) {
+    const owner = await repo.findTermIdBySlug(ctx.db, taxonomy.key, slug);
+    if (owner !== undefined && owner !== id) throw termExists(taxonomy, owner, true);
+  }
+  const description = input.description !== undefined ? sanitizeHtml(input.description) : undefined;
+  await ctx.db.transaction().execute(async (trx) => {
+    const shared: repo.TermChanges = {};
+    if (slug !== undefined) shared.slug = slug;
+    if (input.parent !== undefined) shared.parent_id = input.parent;
+    if (inOriginal) {
+      if (input.name !== undefined) Object.assign(shared, { name: input.name, name_key: nameKey });
+      if (description !== undefined) shared.description = description;
+    } else if (input.name !== undefined || description !== undefined) {
+      await repo.upsertTermTranslation(trx, id, ctx.lang, {
+        ...(input.name !== undefined ? { name: input.name, name_key: nameKey } : {}),
+        ...(description !== undefined ? { description } : {}),
+      });
+    }
+    try {
+      await repo.updateTerm(trx, id, shared);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw termExists(taxonomy, id);
+      throw error;
+    }
+  });
+}
+
+/** Permanent delete (API.md §13): returns the term as it was. */
+export async function deleteTerm(ctx: RequestContext, taxonomy: Taxonomy, id: number): Promise<{ row: repo.TermRow; tree: repo.SlugTreeMap }> {
+  const before = await getTerm(ctx, taxonomy, id);
+  requireManage(ctx, taxonomy);
+  await ctx.db.transaction().execute((trx) => repo.deleteTerm(trx, id, before.row.parent_id));
+  return before;
+}

@@ -1,0 +1,65 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Caller } from '../auth/caller.js';
+import { ApiError, invalidParam } from '../errors.js';
+import { createContext, languageParameter, normaliseLanguage, type AppState } from '../http/context.js';
+import type { LanguageForm } from '../http/urls.js';
+import type { Language } from '../i18n/languages.js';
+import { authenticate } from '../modules/users/users.service.js';
+
+declare module 'http' {
+  interface IncomingMessage {
+    /** The `/{lang}/` path segment removed by the URL rewrite, if any. */
+    calendarPathLanguage?: Language;
+  }
+}
+
+/** Language of a request (API.md §15): the parameter wins over the path segment; invalid → 400. */
+export function resolveLanguage(request: FastifyRequest, defaultLanguage: Language): LanguageForm {
+  const param = languageParameter(request);
+  if (param !== undefined) {
+    const lang = normaliseLanguage(param);
+    if (!lang) throw invalidParam('i18n_language', { message: 'not_one_of', vars: { param: 'i18n_language', values: 'nl, en, fi, fr, de, hu, it, pl, pt-br, ro, es, sv' } });
+    return { lang, source: 'param' };
+  }
+  const fromPath = request.raw.calendarPathLanguage;
+  return fromPath ? { lang: fromPath, source: 'path' } : { lang: defaultLanguage, source: 'default' };
+}
+
+/** The best language for an error message, never throwing (invalid parameters are ignored). */
+export function errorLanguage(request: FastifyRequest, defaultLanguage: Language): Language {
+  return request.calendarContext?.lang ?? normaliseLanguage(languageParameter(request)) ?? request.raw.calendarPathLanguage ?? defaultLanguage;
+}
+
+function decodeBasic(value: string): { login: string; password: string } | undefined {
+  const decoded = Buffer.from(value, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon <= 0) return undefined;
+  return { login: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}
+
+/**
+ * The caller of a request (API.md §4): none without an Authorization header; HTTP Basic or Bearer
+ * with an application password; anything malformed or wrong is 401, never a silent anonymous.
+ */
+export async function resolveCaller(app: AppState, header: string | undefined): Promise<Caller | null> {
+  if (header === undefined || header.trim() === '') return null;
+  const [scheme, value = ''] = header.trim().split(/\s+/, 2);
+  let caller: Caller | undefined;
+  if (/^basic$/i.test(scheme)) {
+    const credentials = decodeBasic(value);
+    if (credentials) caller = await authenticate(app.db, credentials.login, credentials.password);
+  } else if (/^bearer$/i.test(scheme) && value !== '') {
+    caller = await authenticate(app.db, null, value);
+  }
+  if (!caller) throw new ApiError('incorrect_password');
+  return caller;
+}
+
+export function registerRequestContext(app: FastifyInstance, state: AppState): void {
+  app.decorateRequest('calendarContext', null);
+  app.addHook('preValidation', async (request) => {
+    const language = resolveLanguage(request, state.config.defaultLanguage);
+    const caller = await resolveCaller(state, request.headers.authorization);
+    request.calendarContext = createContext(state, language, caller);
+  });
+}
