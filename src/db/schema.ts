@@ -28,12 +28,12 @@ export interface TermsTable {
   /** Lower-cased name: the key of the "same name under the same parent" rule (term_exists). */
   name_key: string;
   slug: string;
-  description: string;
-  parent_id: number;
+  description: Generated<string>;
+  parent_id: Generated<number>;
   /** The language the term was created in (its original, API.md §15). */
   lang: string;
   /** Published events linked to the term (API.md §12), maintained on every event write. */
-  count: number;
+  count: Generated<number>;
   created_at: number;
 }
 
@@ -48,15 +48,15 @@ export interface TermTranslationsTable {
 export interface PostsTable {
   id: Generated<number>;
   type: string;
-  author_id: number;
+  author_id: Generated<number>;
   status: string;
-  slug: string;
-  title: string;
-  description: string;
-  excerpt: string;
-  password: string;
+  slug: Generated<string>;
+  title: Generated<string>;
+  description: Generated<string>;
+  excerpt: Generated<string>;
+  password: Generated<string>;
   lang: string;
-  parent_id: number;
+  parent_id: Generated<number>;
   image_id: number | null;
   published_at: number;
   modified_at: number;
@@ -78,64 +78,64 @@ export interface EventsTable {
   start_key: number;
   end_key: number;
   timezone: string;
-  all_day: number;
-  cost: string;
-  currency_symbol: string;
-  currency_code: string;
-  currency_position: string;
+  all_day: Generated<number>;
+  cost: Generated<string>;
+  currency_symbol: Generated<string>;
+  currency_code: Generated<string>;
+  currency_position: Generated<string>;
   website: string | null;
-  show_map: number;
-  show_map_link: number;
-  hide_from_listings: number;
-  sticky: number;
-  featured: number;
+  show_map: Generated<number>;
+  show_map_link: Generated<number>;
+  hide_from_listings: Generated<number>;
+  sticky: Generated<number>;
+  featured: Generated<number>;
   venue_id: number | null;
 }
 
 export interface VenuesTable {
   post_id: number;
-  address: string;
-  city: string;
-  country: string;
-  province: string;
-  state: string;
-  zip: string;
-  phone: string;
-  website: string;
-  stateprovince: string;
-  show_map: number;
-  show_map_link: number;
+  address: Generated<string>;
+  city: Generated<string>;
+  country: Generated<string>;
+  province: Generated<string>;
+  state: Generated<string>;
+  zip: Generated<string>;
+  phone: Generated<string>;
+  website: Generated<string>;
+  stateprovince: Generated<string>;
+  show_map: Generated<number>;
+  show_map_link: Generated<number>;
   geo_lat: number | null;
   geo_lng: number | null;
 }
 
 export interface OrganizersTable {
   post_id: number;
-  phone: string;
-  website: string;
-  email: string;
+  phone: Generated<string>;
+  website: Generated<string>;
+  email: Generated<string>;
 }
 
 export interface EventOrganizersTable {
   event_id: number;
   organizer_id: number;
-  position: number;
+  position: Generated<number>;
 }
 
 export interface EventTermsTable {
   event_id: number;
   term_id: number;
-  position: number;
+  position: Generated<number>;
 }
 
 export interface ImagesTable {
   id: Generated<number>;
   url: string;
-  extension: string;
+  extension: Generated<string>;
   width: number | null;
   height: number | null;
   filesize: number | null;
-  author_id: number;
+  author_id: Generated<number>;
   created_at: number;
 }
 

@@ -245,3 +245,20 @@ export async function termsOfEvents(db: Executor, eventIds: readonly number[], l
   }
   return result;
 }
+
+/** Recomputes `count` (published events linked, API.md §12) of the given terms. */
+export async function recountTerms(db: Executor, termIds: readonly number[]): Promise<void> {
+  if (termIds.length === 0) return;
+  await db
+    .updateTable('terms')
+    .set((eb) => ({
+      count: eb
+        .selectFrom('event_terms')
+        .innerJoin('posts', 'posts.id', 'event_terms.event_id')
+        .select((inner) => inner.fn.countAll<number>().as('n'))
+        .whereRef('event_terms.term_id', '=', 'terms.id')
+        .where('posts.status', '=', 'publish'),
+    }))
+    .where('id', 'in', [...termIds])
+    .execute();
+}

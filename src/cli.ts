@@ -1,0 +1,238 @@
+/**
+ * Command-line user management (API.md §4): `npm run --silent cli -- <command> [args]`.
+ * Same configuration as the server (DATABASE_URL…); migrations run before every command.
+ * `user:create` and `app-password:create` print the new application password alone on the last
+ * line of standard output (a fixed form scripts rely on); passwords are printed nowhere else.
+ */
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { connect } from './db/connect.js';
+import { migrateToLatest } from './db/migrate.js';
+import type { Db } from './db/schema.js';
+import {
+  changeRole,
+  createAppPassword,
+  createUser,
+  deleteUser,
+  listAppPasswords,
+  listUsers,
+  revokeAppPassword,
+  UserError,
+} from './modules/users/users.service.js';
+
+/** Bad command line: exit 2 (with the whole usage text when the command itself is wrong). */
+class UsageError extends Error {
+  constructor(message: string, readonly showUsage = false) {
+    super(message);
+  }
+}
+
+type OptionName = 'role' | 'name';
+
+interface Input {
+  readonly args: readonly string[];
+  readonly options: Partial<Record<OptionName, string>>;
+}
+
+interface Context extends Input {
+  readonly db: Db;
+  /** Migration steps applied by this run, before the command. */
+  readonly applied: readonly string[];
+  readonly now: number;
+}
+
+interface Command {
+  readonly synopsis: string;
+  readonly summary: string;
+  /** Names of the required positional arguments, in order. */
+  readonly args: readonly string[];
+  readonly options?: readonly OptionName[];
+  readonly required?: readonly OptionName[];
+  /** Returns the lines for standard output. */
+  run(context: Context): Promise<string[]>;
+}
+
+const now = (): number => Math.floor(Date.now() / 1000);
+const isoDate = (seconds: number): string => new Date(seconds * 1000).toISOString();
+
+function positiveId(raw: string): number {
+  if (!/^\d+$/.test(raw) || Number(raw) < 1 || !Number.isSafeInteger(Number(raw))) {
+    throw new UsageError(`<id> must be a positive integer, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+const COMMANDS: Record<string, Command> = {
+  migrate: {
+    synopsis: 'migrate',
+    summary: 'apply pending database migrations',
+    args: [],
+    run: async ({ applied }) => (applied.length > 0 ? applied.map((name) => `Applied ${name}`) : ['Database is up to date.']),
+  },
+  'user:create': {
+    synopsis: 'user:create <login> --role <role>',
+    summary: 'create a user; prints its first application password on the last line',
+    args: ['login'],
+    options: ['role'],
+    required: ['role'],
+    run: async ({ db, args: [login], options, now: at }) => {
+      const role = options.role as string;
+      const { id, password } = await createUser(db, login, role, at);
+      return [`Created user "${login}" (${role}) with id ${id}.`, password];
+    },
+  },
+  'user:list': {
+    synopsis: 'user:list',
+    summary: 'list users: id  login  role',
+    args: [],
+    run: async ({ db }) => (await listUsers(db)).map((user) => `${user.id}  ${user.login}  ${user.role}`),
+  },
+  'user:role': {
+    synopsis: 'user:role <login> <role>',
+    summary: "change a user's role",
+    args: ['login', 'role'],
+    run: async ({ db, args: [login, role] }) => {
+      await changeRole(db, login, role);
+      return [`User "${login}" is now ${role}.`];
+    },
+  },
+  'user:delete': {
+    synopsis: 'user:delete <login>',
+    summary: 'delete a user and its application passwords',
+    args: ['login'],
+    run: async ({ db, args: [login] }) => {
+      await deleteUser(db, login);
+      return [`Deleted user "${login}".`];
+    },
+  },
+  'app-password:create': {
+    synopsis: 'app-password:create <login> [--name <label>]',
+    summary: 'create an application password (default name "cli"); prints it on the last line',
+    args: ['login'],
+    options: ['name'],
+    run: async ({ db, args: [login], options, now: at }) => {
+      const name = options.name ?? 'cli';
+      const password = await createAppPassword(db, login, name, at);
+      return [`Created application password "${name}" for "${login}".`, password];
+    },
+  },
+  'app-password:list': {
+    synopsis: 'app-password:list <login>',
+    summary: "list a user's application passwords: id  name  created",
+    args: ['login'],
+    run: async ({ db, args: [login] }) =>
+      (await listAppPasswords(db, login)).map((row) => `${row.id}  ${row.name}  ${isoDate(row.created_at)}`),
+  },
+  'app-password:revoke': {
+    synopsis: 'app-password:revoke <login> <id>',
+    summary: 'revoke one application password',
+    args: ['login', 'id'],
+    run: async ({ db, args: [login, id] }) => {
+      await revokeAppPassword(db, login, positiveId(id));
+      return [`Revoked application password ${id} of "${login}".`];
+    },
+  },
+};
+
+function usage(): string {
+  const width = Math.max(...Object.values(COMMANDS).map((c) => c.synopsis.length));
+  const lines = Object.values(COMMANDS).map((c) => `  ${c.synopsis.padEnd(width)}  ${c.summary}`);
+  return ['Usage: npm run --silent cli -- <command> [args]', '', 'Commands:', ...lines, `  ${'help'.padEnd(width)}  show this text`, ''].join('\n');
+}
+
+function parse(argv: readonly string[]): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
+  try {
+    return parseArgs({
+      args: [...argv],
+      options: { role: { type: 'string' }, name: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error), true);
+  }
+}
+
+function checkOptions(name: string, command: Command, values: Record<string, string | boolean | undefined>): Input['options'] {
+  const options: Partial<Record<OptionName, string>> = {};
+  for (const option of ['role', 'name'] as const) {
+    const value = values[option];
+    if (value === undefined) continue;
+    if (!command.options?.includes(option)) throw new UsageError(`${name} does not take --${option}`);
+    if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--${option} must not be empty`);
+    options[option] = value;
+  }
+  for (const option of command.required ?? []) {
+    if (options[option] === undefined) throw new UsageError(`missing --${option} (usage: ${command.synopsis})`);
+  }
+  return options;
+}
+
+function checkArgs(command: Command, args: string[]): string[] {
+  if (args.length < command.args.length) {
+    throw new UsageError(`missing <${command.args[args.length]}> (usage: ${command.synopsis})`);
+  }
+  if (args.length > command.args.length) throw new UsageError(`unexpected argument "${args[command.args.length]}" (usage: ${command.synopsis})`);
+  command.args.forEach((arg, i) => arg === 'id' && positiveId(args[i]));
+  return args;
+}
+
+type Parsed = { kind: 'help' } | { kind: 'run'; command: Command; input: Input };
+
+function parseCommandLine(argv: readonly string[]): Parsed {
+  const { values, positionals } = parse(argv);
+  const [name, ...args] = positionals;
+  if (values.help === true || name === undefined || name === 'help') return { kind: 'help' };
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!command) throw new UsageError(`unknown command "${name}"`, true);
+  return { kind: 'run', command, input: { args: checkArgs(command, args), options: checkOptions(name, command, values) } };
+}
+
+async function execute(config: Config, command: Command, input: Input): Promise<string[]> {
+  const handle = connect(config.databaseUrl);
+  try {
+    const applied = await migrateToLatest(handle.db, handle.dialect);
+    return await command.run({ ...input, db: handle.db, applied, now: now() });
+  } finally {
+    await handle.close();
+  }
+}
+
+function fail(message: string, code: number): number {
+  process.stderr.write(`error: ${message}\n`);
+  return code;
+}
+
+async function main(argv: readonly string[]): Promise<number> {
+  let parsed: Parsed;
+  try {
+    parsed = parseCommandLine(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`error: ${error.message}\n${error.showUsage ? `\n${usage()}` : ''}`);
+    return 2;
+  }
+  if (parsed.kind === 'help') {
+    process.stdout.write(usage());
+    return 0;
+  }
+  try {
+    const lines = await execute(loadConfig(), parsed.command, parsed.input);
+    if (lines.length > 0) process.stdout.write(`${lines.join('\n')}\n`);
+    return 0;
+  } catch (error) {
+    if (error instanceof ConfigError) return fail(error.message, 1);
+    if (error instanceof UsageError) return fail(error.message, 2);
+    return fail(error instanceof Error ? error.message : String(error), 1);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,143 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import { connect, type DatabaseHandle } from '../../src/db/connect.js';
+import { authenticate } from '../../src/modules/users/users.service.js';
+import { createTestDatabase, testDialects, type TestDatabase } from '../helpers/databases.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const PASSWORD = /^[A-Za-z0-9]{16,}$/;
+
+interface CliResult {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+  lines: string[];
+}
+
+/** Runs the real CLI in a child process against `url` (each spawn costs ~0.5 s: keep them few). */
+function cli(url: string, ...args: string[]): CliResult {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'silent' },
+    encoding: 'utf8',
+  });
+  const lines = result.stdout.split('\n').filter((line) => line !== '');
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr, lines };
+}
+
+function lastLine(result: CliResult): string {
+  return result.lines[result.lines.length - 1] ?? '';
+}
+
+function assertFailed(result: CliResult, code: number, stderr: RegExp): void {
+  assert.equal(result.status, code, result.stderr);
+  assert.match(result.stderr, stderr);
+  assert.match(result.stderr, /^error: /);
+  assert.equal(result.stdout, '');
+}
+
+describe('cli usage', () => {
+  const url = 'sqlite::memory:';
+
+  it('help prints the usage on stdout and exits 0', () => {
+    const result = cli(url, 'help');
+    assert.equal(result.status, 0, result.stderr);
+    for (const command of ['migrate', 'user:create', 'user:list', 'user:role', 'user:delete', 'app-password:create', 'app-password:list', 'app-password:revoke']) {
+      assert.ok(result.stdout.includes(command), command);
+    }
+  });
+
+  it('an unknown command exits 2 with the usage on stderr', () => {
+    const result = cli(url, 'user:frobnicate');
+    assertFailed(result, 2, /unknown command "user:frobnicate"/);
+    assert.match(result.stderr, /app-password:create <login> \[--name <label>\]/);
+  });
+
+  it('user:create without --role is a usage error', () => {
+    assertFailed(cli(url, 'user:create', 'nobody'), 2, /missing --role/);
+  });
+});
+
+for (const dialect of await testDialects()) {
+  describe(`cli [${dialect}]`, () => {
+    let database: TestDatabase;
+    let handle: DatabaseHandle;
+    let url: string;
+    let first: string;
+    let second: string;
+
+    before(async () => {
+      database = await createTestDatabase(dialect);
+      url = database.url;
+      handle = connect(url);
+    });
+    after(async () => {
+      await handle?.close();
+      await database?.drop();
+    });
+
+    it('user:create prints the password alone on the last line, and it authenticates', async () => {
+      const result = cli(url, 'user:create', 'alice', '--role', 'editor');
+      assert.equal(result.status, 0, result.stderr);
+      assert.ok(result.lines.length >= 2, result.stdout);
+      first = lastLine(result);
+      assert.match(first, PASSWORD);
+      assert.ok(!result.lines.slice(0, -1).some((line) => line.includes(first)), 'password printed only once');
+      const caller = await authenticate(handle.db, 'alice', first);
+      assert.equal(caller?.login, 'alice');
+      assert.equal(caller?.role, 'editor');
+      assert.equal(await authenticate(handle.db, 'bob', first), undefined);
+    });
+
+    it('user:create with a taken login fails on stderr and prints no password', () => {
+      assertFailed(cli(url, 'user:create', 'alice', '--role', 'author'), 1, /already exists/);
+    });
+
+    it('user:create with an unknown role fails', () => {
+      assertFailed(cli(url, 'user:create', 'bob', '--role', 'wizard'), 1, /unknown role "wizard"/);
+    });
+
+    it('app-password:create --name prints a new working password on the last line', async () => {
+      const result = cli(url, 'app-password:create', 'alice', '--name', 'my laptop');
+      assert.equal(result.status, 0, result.stderr);
+      second = lastLine(result);
+      assert.match(second, PASSWORD);
+      assert.notEqual(second, first);
+      assert.equal((await authenticate(handle.db, 'alice', second))?.login, 'alice');
+    });
+
+    it('app-password:list shows it and app-password:revoke stops it working', async () => {
+      const list = cli(url, 'app-password:list', 'alice');
+      assert.equal(list.status, 0, list.stderr);
+      assert.equal(list.lines.length, 2, list.stdout);
+      const laptop = list.lines.find((line) => / {2}my laptop {2}/.test(line));
+      assert.ok(laptop, list.stdout);
+      assert.match(laptop, /^\d+ {2}my laptop {2}\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+      assert.ok(!list.stdout.includes(first) && !list.stdout.includes(second), 'no password in the list');
+
+      const revoke = cli(url, 'app-password:revoke', 'alice', laptop.split(' ')[0]);
+      assert.equal(revoke.status, 0, revoke.stderr);
+      assert.equal(await authenticate(handle.db, 'alice', second), undefined);
+      assert.equal((await authenticate(handle.db, 'alice', first))?.login, 'alice');
+    });
+
+    it('user:role changes the role, shown by user:list', async () => {
+      const result = cli(url, 'user:role', 'alice', 'author');
+      assert.equal(result.status, 0, result.stderr);
+      assert.equal((await authenticate(handle.db, 'alice', first))?.role, 'author');
+      const list = cli(url, 'user:list');
+      assert.equal(list.status, 0, list.stderr);
+      assert.equal(list.lines.length, 1, list.stdout);
+      assert.match(list.lines[0], /^\d+ {2}alice {2}author$/);
+    });
+
+    it('user:delete removes the user and its passwords', async () => {
+      const result = cli(url, 'user:delete', 'alice');
+      assert.equal(result.status, 0, result.stderr);
+      assert.equal(await authenticate(handle.db, 'alice', first), undefined);
+      assert.deepEqual(await handle.db.selectFrom('users').select('login').execute(), []);
+    });
+  });
+}
