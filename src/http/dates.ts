@@ -42,10 +42,14 @@ function checked(hour: number, minute: number, second: number): TimeOfDay | null
   return hour <= 23 && minute <= 59 && second <= 59 ? { hour, minute, second } : null;
 }
 
-function offsetZone(text: string): Zone {
+/** The zone of an explicit offset, or null when it is out of range (beyond ±14:00, or 60+ minutes). */
+function offsetZone(text: string): Zone | null {
   if (text.toLowerCase() === 'z') return FixedOffsetZone.utcInstance;
   const digits = text.replace(':', '');
-  const minutes = Number(digits.slice(1, 3)) * 60 + Number(digits.slice(3, 5) || 0);
+  const hours = Number(digits.slice(1, 3));
+  const extra = Number(digits.slice(3, 5) || 0);
+  const minutes = hours * 60 + extra;
+  if (extra > 59 || minutes > 14 * 60) return null;
   return FixedOffsetZone.instance(digits[0] === '-' ? -minutes : minutes);
 }
 
@@ -60,7 +64,9 @@ function parseAbsolute(text: string, zone: Zone): DateTime | null {
     const parts = { year: +y, month: +mo, day: +d, hour: +(h ?? 0), minute: +(mi ?? 0), second: +(s ?? 0) };
     if (parts.hour > 23 || parts.minute > 59 || parts.second > 59) return null;
     // A date carrying an explicit offset is an instant, converted into the wanted zone (API.md §6, §17).
-    const parsed = offset ? DateTime.fromObject(parts, { zone: offsetZone(offset) }).setZone(zone) : DateTime.fromObject(parts, { zone });
+    const fixed = offset ? offsetZone(offset) : null;
+    if (offset && !fixed) return null;
+    const parsed = fixed ? DateTime.fromObject(parts, { zone: fixed }).setZone(zone) : DateTime.fromObject(parts, { zone });
     return validDate(parsed) && sameWallClock(parsed, parts, Boolean(offset)) ? parsed : null;
   }
   const withTime = DATE_THEN_REST.exec(text);
@@ -123,12 +129,13 @@ function parseAmount(words: string[], local: DateTime): DateTime | null {
  */
 export function parseDateInput(raw: unknown, zone: Zone, now: DateTime): DateTime | null {
   if (typeof raw === 'number') {
-    return Number.isInteger(raw) && raw >= 0 ? DateTime.fromSeconds(raw, { zone }) : null;
+    return Number.isInteger(raw) && raw >= 0 ? validDate(DateTime.fromSeconds(raw, { zone })) : null;
   }
   if (typeof raw !== 'string') return null;
   const text = raw.trim().replace(/\s+/g, ' ');
   if (text === '' || text.length > 64) return null;
-  if (/^\d+$/.test(text)) return DateTime.fromSeconds(Number(text), { zone });
+  // Out-of-range timestamps give an invalid DateTime: reject them like any other unreadable date.
+  if (/^\d+$/.test(text)) return validDate(DateTime.fromSeconds(Number(text), { zone }));
   if (/^\d{4}-\d{2}-\d{2}/.test(text)) return parseAbsolute(text, zone);
   return parseRelative(text, zone, now);
 }
