@@ -24,7 +24,7 @@ export type Who = Role | 'anonymous' | { authorization: string };
 
 export interface RequestOptions {
   as?: Who;
-  query?: Record<string, string | number | boolean | (string | number)[]>;
+  query?: Record<string, string | number | boolean | (string | number)[] | undefined>;
   headers?: Record<string, string>;
   form?: boolean;
 }
