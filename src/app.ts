@@ -9,7 +9,9 @@ import { RouteRegistry } from './http/routes.js';
 import { orderPreservingSerializerFactory } from './http/serializer.js';
 import { NAMESPACE } from './http/urls.js';
 import { LANGUAGES } from './i18n/languages.js';
+import { registerOrganizerRoutes } from './modules/organizers/organizers.routes.js';
 import { registerTermRoutes } from './modules/terms/terms.routes.js';
+import { registerVenueRoutes } from './modules/venues/venues.routes.js';
 import { registerDocumentation, registerOptionsRoutes } from './plugins/documentation.js';
 import { registerRequestContext } from './plugins/request-context.js';
 
@@ -78,6 +80,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   const registry = new RouteRegistry();
   await registerDocumentation(app, registry, config);
+  registerVenueRoutes(app, registry);
+  registerOrganizerRoutes(app, registry);
   registerTermRoutes(app, registry);
   registerOptionsRoutes(app, registry);
   return app;

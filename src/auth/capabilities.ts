@@ -15,6 +15,7 @@ export type Capability =
   | 'edit_others_posts'
   | 'read_others_private_posts'
   | 'delete_permanently'
+  | 'upload_files'
   | 'manage_categories'
   | 'manage_tags'
   | 'manage_users';
@@ -32,6 +33,7 @@ const MATRIX: Record<Capability, readonly [boolean, boolean, boolean, boolean, b
   edit_others_posts:         [YES, YES, NO, NO, NO],
   read_others_private_posts: [YES, YES, NO, NO, NO],
   delete_permanently:        [YES, YES, NO, NO, NO],
+  upload_files:              [YES, YES, YES, NO, NO],
   manage_categories:         [YES, YES, YES, NO, NO],
   manage_tags:               [YES, YES, NO, NO, NO],
   manage_users:              [YES, NO, NO, NO, NO],

@@ -27,6 +27,9 @@ function openSqlite(path: string): SQLite.Database {
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
+  // SQLite's built-in lower() folds ASCII only; PostgreSQL's folds all of Unicode. One definition
+  // for both keeps case-insensitive search identical on the two dialects.
+  database.function('lower', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value));
   return database;
 }
 

@@ -1,5 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox';
-import type { DateTime, Zone } from 'luxon';
+import { FixedOffsetZone, type DateTime, type Zone } from 'luxon';
 import type { Caller } from '../auth/caller.js';
 import type { Config } from '../config.js';
 import { ApiError, invalidParams, type ParamProblem } from '../errors.js';
@@ -115,6 +115,13 @@ export const arg = {
   date: ({ description }: Common): ArgSpec<DateTime, false> =>
     build(Type.String({ description }), (raw, _name, ctx) => {
       const value = parseDateInput(raw, ctx.siteZone, ctx.now);
+      return value === null ? invalid : ok(value);
+    }),
+
+  /** A date in any form of API.md §6, read as UTC (the `date_utc` parameters). */
+  dateUtc: ({ description }: Common): ArgSpec<DateTime, false> =>
+    build(Type.String({ description }), (raw, _name, ctx) => {
+      const value = parseDateInput(raw, FixedOffsetZone.utcInstance, ctx.now);
       return value === null ? invalid : ok(value);
     }),
 

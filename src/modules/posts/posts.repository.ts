@@ -1,7 +1,107 @@
+import { sql, type Expression, type SqlBool } from 'kysely';
+import type { Caller } from '../../auth/caller.js';
+import { callerCan } from '../../auth/caller.js';
 import type { Executor } from '../../db/schema.js';
+
+export interface PostBase {
+  id: number;
+  type: string;
+  author_id: number;
+  status: string;
+  slug: string;
+  password: string;
+  lang: string;
+  published_at: number;
+}
 
 /** The type of post an id names (event, venue, organizer), or undefined if none. */
 export async function postType(db: Executor, id: number): Promise<string | undefined> {
   const row = await db.selectFrom('posts').select('type').where('id', '=', id).executeTakeFirst();
   return row?.type;
+}
+
+export async function findPostBase(db: Executor, id: number): Promise<PostBase | undefined> {
+  return db
+    .selectFrom('posts')
+    .select(['id', 'type', 'author_id', 'status', 'slug', 'password', 'lang', 'published_at'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export async function findPostIdBySlug(db: Executor, type: string, slug: string): Promise<number | undefined> {
+  if (slug === '') return undefined;
+  const row = await db.selectFrom('posts').select('id').where('type', '=', type).where('slug', '=', slug).executeTakeFirst();
+  return row?.id;
+}
+
+export async function slugTaken(db: Executor, type: string, slug: string, exceptId: number | undefined): Promise<boolean> {
+  let query = db.selectFrom('posts').select('id').where('type', '=', type).where('slug', '=', slug);
+  if (exceptId !== undefined) query = query.where('id', '<>', exceptId);
+  return (await query.executeTakeFirst()) !== undefined;
+}
+
+export interface NewPost {
+  type: string;
+  author_id: number;
+  status: string;
+  slug: string;
+  title: string;
+  description: string;
+  excerpt: string;
+  password: string;
+  lang: string;
+  parent_id: number;
+  image_id: number | null;
+  published_at: number;
+  modified_at: number;
+}
+
+export async function insertPost(db: Executor, post: NewPost): Promise<number> {
+  const row = await db.insertInto('posts').values(post).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export type PostChanges = Partial<Omit<NewPost, 'type'>>;
+
+export async function updatePost(db: Executor, id: number, changes: PostChanges): Promise<void> {
+  if (Object.keys(changes).length === 0) return;
+  await db.updateTable('posts').set(changes).where('id', '=', id).execute();
+}
+
+export async function deletePost(db: Executor, id: number): Promise<void> {
+  await db.deleteFrom('posts').where('id', '=', id).execute();
+}
+
+export type TranslatedPostFields = { title?: string; description?: string; excerpt?: string };
+
+export async function upsertPostTranslation(db: Executor, postId: number, lang: string, fields: TranslatedPostFields): Promise<void> {
+  if (Object.keys(fields).length === 0) return;
+  const existing = await db.selectFrom('post_translations').select('post_id').where('post_id', '=', postId).where('lang', '=', lang).executeTakeFirst();
+  if (existing) {
+    await db.updateTable('post_translations').set(fields).where('post_id', '=', postId).where('lang', '=', lang).execute();
+  } else {
+    await db
+      .insertInto('post_translations')
+      .values({ post_id: postId, lang, title: fields.title ?? null, description: fields.description ?? null, excerpt: fields.excerpt ?? null })
+      .execute();
+  }
+}
+
+/** Whether a user id names an existing user (the `author` parameter). */
+export async function userExists(db: Executor, id: number): Promise<boolean> {
+  return (await db.selectFrom('users').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+}
+
+/**
+ * Which posts of a list the caller sees (API.md §10): anonymous and subscribers only published
+ * ones; contributors and authors published ones plus their own; editors everything. Without an
+ * explicit `statuses` list, trash is left out.
+ */
+export function visibleTo(alias: string, caller: Caller | null, statuses: readonly string[] | undefined): Expression<SqlBool> {
+  const status = sql.ref(`${alias}.status`);
+  const wanted = statuses ?? ['publish', 'future', 'draft', 'pending', 'private'];
+  const inWanted = sql<SqlBool>`${status} IN (${sql.join(wanted)})`;
+  if (!caller || !callerCan(caller, 'create_posts')) return sql<SqlBool>`${status} = 'publish'`;
+  if (callerCan(caller, 'read_others_private_posts')) return inWanted;
+  return sql<SqlBool>`(${inWanted} AND (${status} = 'publish' OR ${sql.ref(`${alias}.author_id`)} = ${caller.userId}))`;
 }

@@ -1,0 +1,135 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { ArgsSpec, ParsedArgs } from '../../http/args.js';
+import type { RequestContext } from '../../http/context.js';
+import { pageLinks, setListHeaders, totalPages } from '../../http/lists.js';
+import { registerRoute, type ApiRequest, type RouteRegistry } from '../../http/routes.js';
+import { errorResponses } from '../../http/schemas.js';
+import type { Query } from '../../http/urls.js';
+import { deleteArgs } from './linked.schemas.js';
+import type { LinkedKind } from './linked.kind.js';
+import type { LinkedRow } from './linked.repository.js';
+import * as service from './linked.service.js';
+
+export interface LinkedResource {
+  readonly kind: LinkedKind;
+  readonly schema: TSchema;
+  readonly listSchema: TSchema;
+  readonly args: { readonly list: ArgsSpec; readonly create: ArgsSpec; readonly update: ArgsSpec };
+  present(ctx: RequestContext, row: LinkedRow, options: { jsonLd: boolean }): Record<string, unknown>;
+  details(args: Record<string, unknown>, mode: 'create' | 'update'): Record<string, unknown>;
+}
+
+function writeInput(resource: LinkedResource, args: Record<string, unknown>, mode: 'create' | 'update'): service.LinkedWriteInput {
+  return {
+    name: args[resource.kind.nameField] as string | undefined,
+    description: args.description as string | undefined,
+    excerpt: args.excerpt as string | undefined,
+    slug: args.slug as string | undefined,
+    status: args.status as service.LinkedWriteInput['status'],
+    author: args.author as number | undefined,
+    date: args.date as service.LinkedWriteInput['date'],
+    date_utc: args.date_utc as service.LinkedWriteInput['date_utc'],
+    image: args.image,
+    details: resource.details(args, mode),
+  };
+}
+
+/** The query a list echoes in its links (TEC's order: page, per_page, search, event, has_events, only_with_upcoming, status). */
+function listQuery(request: ApiRequest<ArgsSpec>, input: service.LinkedListInput): Query {
+  const { given, ctx } = request;
+  const status = input.status ?? (ctx.caller === null ? ['publish'] : undefined);
+  return [
+    ['page', input.page],
+    ['per_page', input.per_page],
+    ['search', input.search],
+    ['event', input.event],
+    ['has_events', input.has_events === undefined ? undefined : input.has_events ? 1 : 0],
+    ['only_with_upcoming', given.has('only_with_upcoming') ? (input.only_with_upcoming ? 1 : 0) : undefined],
+    ['status', status],
+  ];
+}
+
+function refOf(params: { id?: number; slug?: string }): service.PostRef {
+  return params.id !== undefined ? { id: params.id } : { slug: params.slug! };
+}
+
+/** Registers list, create, and the by-id and by-slug item routes of a venue-like resource. */
+export function registerLinkedRoutes(app: FastifyInstance, registry: RouteRegistry, resource: LinkedResource): void {
+  const { kind } = resource;
+  const ref = Type.Ref(resource.schema);
+  const tags = [kind.path];
+
+  registerRoute(app, registry, {
+    methods: ['GET'],
+    path: `/${kind.path}`,
+    args: resource.args.list,
+    summary: `List ${kind.path}`,
+    tags,
+    responses: { 200: resource.listSchema, ...errorResponses(400, 404) },
+    handler: async (request, reply) => {
+      const { ctx } = request;
+      const input = request.args as unknown as service.LinkedListInput;
+      const { rows, total } = await service.listLinked(ctx, kind, input);
+      const pages = totalPages(total, input.per_page);
+      const links = pageLinks((q) => ctx.urls.rest(`${kind.path}/`, q), listQuery(request as ApiRequest<ArgsSpec>, input), input.page, input.page < pages, input.page > 1, true);
+      setListHeaders(reply, total, pages, links);
+      return { [kind.path]: rows.map((row) => resource.present(ctx, row, { jsonLd: false })), ...links, total, total_pages: pages };
+    },
+  });
+
+  registerRoute(app, registry, {
+    methods: ['POST'],
+    path: `/${kind.path}`,
+    args: resource.args.create,
+    summary: `Create a ${kind.type} (or reuse an identical one)`,
+    tags,
+    secured: true,
+    responses: { 201: ref, ...errorResponses(400, 401, 403) },
+    handler: async ({ ctx, args }, reply) => {
+      const input = writeInput(resource, args as Record<string, unknown>, 'create') as service.LinkedWriteInput & { name: string };
+      const id = await service.createLinked(ctx, kind, input);
+      reply.code(201);
+      return resource.present(ctx, await service.loadLinked(ctx, kind, id), { jsonLd: false });
+    },
+  });
+
+  for (const path of [`/${kind.path}/{id}`, `/${kind.path}/by-slug/{slug}`]) {
+    const by = path.includes('{id}') ? 'id' : 'slug';
+    registerRoute(app, registry, {
+      methods: ['GET'],
+      path,
+      args: {},
+      summary: `Read a ${kind.type} by ${by}`,
+      tags,
+      responses: { 200: ref, ...errorResponses(403, 404) },
+      handler: async ({ ctx, params }) => resource.present(ctx, await service.readLinked(ctx, kind, refOf(params)), { jsonLd: true }),
+    });
+    registerRoute(app, registry, {
+      methods: ['POST', 'PUT', 'PATCH'],
+      path,
+      args: resource.args.update,
+      summary: `Update a ${kind.type} by ${by} (partial: only sent fields change)`,
+      tags,
+      secured: true,
+      responses: { 200: ref, ...errorResponses(400, 401, 403, 404) },
+      handler: async ({ ctx, args, params }) => {
+        const id = await service.updateLinked(ctx, kind, refOf(params), writeInput(resource, args as Record<string, unknown>, 'update'));
+        return resource.present(ctx, await service.loadLinked(ctx, kind, id), { jsonLd: false });
+      },
+    });
+    registerRoute(app, registry, {
+      methods: ['DELETE'],
+      path,
+      args: deleteArgs,
+      summary: `Trash a ${kind.type} by ${by} (force=true: delete permanently)`,
+      tags,
+      secured: true,
+      responses: { 200: ref, ...errorResponses(401, 403, 404, 410) },
+      handler: async ({ ctx, args, params }) => {
+        const input = args as ParsedArgs<typeof deleteArgs>;
+        return resource.present(ctx, await service.deleteLinked(ctx, kind, refOf(params), input.force), { jsonLd: false });
+      },
+    });
+  }
+}

@@ -1,0 +1,48 @@
+import { Type } from '@sinclair/typebox';
+import { arg, required, withDefault } from '../../http/args.js';
+import { pageArg, perPageArg } from '../terms/terms.schemas.js';
+import { authorArg, imageArg, statusArg, statusListArg } from '../posts/posts.args.js';
+
+/** `json_ld` objects (schema.org) are open-ended. */
+export const JsonLdSchema = Type.Object({}, { additionalProperties: true, description: 'schema.org JSON-LD (single reads only)' });
+
+export const GlobalIdFields = {
+  global_id: Type.String(),
+  global_id_lineage: Type.Array(Type.String()),
+};
+
+/** Post fields shared by venue and organizer writes (TEC create args, API.md §13). */
+export function commonWriteArgs(label: 'venue' | 'organizer') {
+  return {
+    author: authorArg,
+    date: arg.date({ description: `The ${label} publication date (site time zone)` }),
+    date_utc: arg.dateUtc({ description: `The ${label} publication date (UTC)` }),
+    [label]: arg.string({ description: `The ${label} name` }),
+    description: arg.text({ description: `The ${label} description (HTML)` }),
+    excerpt: arg.text({ description: `The ${label} excerpt (HTML)` }),
+    slug: arg.string({ description: `The ${label} slug` }),
+    status: statusArg(`The ${label} post status`),
+    image: imageArg,
+  };
+}
+
+export function createArgs<T extends Record<string, unknown>>(label: 'venue' | 'organizer', args: T) {
+  const base = commonWriteArgs(label);
+  return { ...base, [label]: required(base[label]), ...args };
+}
+
+export function listArgs(plural: 'venues' | 'organizers') {
+  return {
+    page: pageArg,
+    per_page: perPageArg(`The number of ${plural} to return on each page`),
+    search: arg.string({ description: `${plural[0].toUpperCase()}${plural.slice(1)} with a field containing every word of this string` }),
+    event: arg.positiveInt({ description: `${plural[0].toUpperCase()}${plural.slice(1)} linked to this event` }),
+    has_events: arg.boolean({ description: `${plural[0].toUpperCase()}${plural.slice(1)} with (true) or without (false) linked events` }),
+    only_with_upcoming: withDefault(arg.boolean({ description: `Only ${plural} linked to an upcoming event` }), () => false, false),
+    status: statusListArg(`The ${plural.slice(0, -1)} post statuses (CSV)`),
+  };
+}
+
+export const deleteArgs = {
+  force: withDefault(arg.boolean({ description: 'Delete permanently instead of moving to the trash (editors and administrators)' }), () => false, false),
+};

@@ -1,0 +1,251 @@
+import type { DateTime } from 'luxon';
+import { callerCan } from '../../auth/caller.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import type { Executor } from '../../db/schema.js';
+import { ApiError, forbidden, invalidParam, invalidParams, type ParamProblem } from '../../errors.js';
+import type { RequestContext } from '../../http/context.js';
+import { sanitizeHtml } from '../../http/html.js';
+import { slugCandidate, toSlug } from '../../http/slugs.js';
+import { resolveImage } from '../images/images.js';
+import * as posts from '../posts/posts.repository.js';
+import { canEditPost, canReadPost, scaleStatus, scheduleStatus, trashedSlug, untrashedSlug, type PostStatus } from '../posts/posts.rules.js';
+import type { LinkedKind } from './linked.kind.js';
+import * as repo from './linked.repository.js';
+
+/** A venue or organizer addressed by id or by slug (API.md §7). */
+export type PostRef = { id: number } | { slug: string };
+
+export interface LinkedWriteInput {
+  name?: string;
+  description?: string;
+  excerpt?: string;
+  slug?: string;
+  status?: PostStatus;
+  author?: number;
+  date?: DateTime;
+  date_utc?: DateTime;
+  image?: unknown;
+  details: Record<string, unknown>;
+}
+
+export interface LinkedListInput {
+  page: number;
+  per_page: number;
+  search?: string;
+  event?: number;
+  has_events?: boolean;
+  only_with_upcoming: boolean;
+  status?: PostStatus[];
+}
+
+export function languages(ctx: RequestContext): repo.Languages {
+  return { lang: ctx.lang, defaultLang: ctx.config.defaultLanguage };
+}
+
+const seconds = (ctx: RequestContext) => Math.floor(ctx.now.toSeconds());
+
+/** TEC's search words: split on anything but letters, digits and hyphens, lower-cased. */
+export function searchWords(search: string): string[] {
+  return search
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}-]+/u)
+    .filter((word) => word !== '');
+}
+
+export async function listLinked(ctx: RequestContext, kind: LinkedKind, input: LinkedListInput): Promise<{ rows: repo.LinkedRow[]; total: number }> {
+  if (input.event !== undefined && (await posts.postType(ctx.db, input.event)) !== 'event') {
+    throw invalidParam('event', { message: 'unknown_event', vars: { value: input.event } });
+  }
+  const filter: repo.LinkedFilter = {
+    caller: ctx.caller,
+    statuses: input.status,
+    words: input.search !== undefined ? searchWords(input.search) : undefined,
+    eventId: input.event,
+    hasEvents: input.has_events,
+    upcomingSince: input.only_with_upcoming ? seconds(ctx) : undefined,
+  };
+  const langs = languages(ctx);
+  const [rows, total] = await Promise.all([
+    repo.listLinked(ctx.db, kind, filter, langs, input.per_page, (input.page - 1) * input.per_page),
+    repo.countLinked(ctx.db, kind, filter, langs),
+  ]);
+  if (rows.length === 0 && input.page > 1) throw new ApiError(kind.errors.pageNotFound);
+  return { rows, total };
+}
+
+/** The stored post behind a reference, or the kind's 404 (API.md §5: TEC's 400 is a 404 here). */
+export async function resolvePost(ctx: RequestContext, kind: LinkedKind, ref: PostRef, db: Executor = ctx.db): Promise<posts.PostBase> {
+  const id = 'id' in ref ? ref.id : await posts.findPostIdBySlug(db, kind.type, ref.slug);
+  const post = id !== undefined ? await posts.findPostBase(db, id) : undefined;
+  if (!post || post.type !== kind.type) throw new ApiError(kind.errors.notFound);
+  return post;
+}
+
+/** Single read (API.md §14): unknown → 404, not readable → 403. */
+export async function readLinked(ctx: RequestContext, kind: LinkedKind, ref: PostRef): Promise<repo.LinkedRow> {
+  const post = await resolvePost(ctx, kind, ref);
+  if (!canReadPost(ctx.caller, post)) throw new ApiError(kind.errors.notAccessible, { status: 403 });
+  const row = await repo.findLinked(ctx.db, kind, post.id, languages(ctx));
+  if (!row) throw new ApiError(kind.errors.notFound);
+  return row;
+}
+
+export async function loadLinked(ctx: RequestContext, kind: LinkedKind, id: number): Promise<repo.LinkedRow> {
+  const row = await repo.findLinked(ctx.db, kind, id, languages(ctx));
+  if (!row) throw new ApiError(kind.errors.notFound);
+  return row;
+}
+
+/** Checks that need the database but change nothing; all problems are reported together. */
+async function validateWrite(ctx: RequestContext, input: LinkedWriteInput): Promise<void> {
+  const problems = new Map<string, ParamProblem>();
+  if (input.author !== undefined && !(await posts.userExists(ctx.db, input.author))) {
+    problems.set('author', { message: 'unknown_user', vars: { value: input.author } });
+  }
+  if (problems.size > 0) throw invalidParams(problems);
+}
+
+function requireAuthorChange(ctx: RequestContext, author: number | undefined): void {
+  if (author !== undefined && author !== ctx.caller?.userId && !callerCan(ctx.caller, 'edit_others_posts')) throw forbidden(true);
+}
+
+async function uniqueSlug(db: Executor, kind: LinkedKind, base: string, exceptId: number | undefined, attemptOffset = 0): Promise<string> {
+  if (base === '') return '';
+  for (let attempt = 1 + attemptOffset; ; attempt++) {
+    const candidate = slugCandidate(base, attempt);
+    if (!(await posts.slugTaken(db, kind.type, candidate, exceptId))) return candidate;
+  }
+}
+
+async function imageId(ctx: RequestContext, db: Executor, raw: unknown): Promise<number | null> {
+  const outcome = await resolveImage(ctx, db, raw);
+  if (!outcome.ok) throw invalidParam('image', outcome.problem);
+  return outcome.imageId;
+}
+
+function publicationInstant(input: LinkedWriteInput): number | undefined {
+  const date = input.date ?? input.date_utc;
+  return date ? Math.floor(date.toSeconds()) : undefined;
+}
+
+/**
+ * Creates a venue or organizer (API.md §13), or returns an existing one with the same name (and
+ * description, if sent) that the caller can see: TEC's duplicate reuse. Nothing is written onto the
+ * reused item, so a create can never alter somebody else's venue.
+ */
+export async function createLinked(ctx: RequestContext, kind: LinkedKind, input: LinkedWriteInput & { name: string }, db: Executor = ctx.db): Promise<number> {
+  await validateWrite(ctx, input);
+  if (!callerCan(ctx.caller, 'create_posts')) throw forbidden(ctx.caller !== null);
+  requireAuthorChange(ctx, input.author);
+  const description = input.description !== undefined ? sanitizeHtml(input.description) : undefined;
+  const duplicate = await repo.findDuplicate(db, kind, input.name, description, ctx.caller);
+  if (duplicate !== undefined) return duplicate;
+  const now = seconds(ctx);
+  const publishedAt = publicationInstant(input) ?? now;
+  const status = scheduleStatus(scaleStatus(ctx.caller, input.status), publishedAt, now);
+  const keepsEmptySlug = input.slug === undefined && (status === 'draft' || status === 'pending');
+  const baseSlug = keepsEmptySlug ? '' : toSlug(input.slug ?? input.name);
+  const write = async (trx: Executor, attempt: number) => {
+    const id = await posts.insertPost(trx, {
+      type: kind.type,
+      author_id: input.author ?? ctx.caller?.userId ?? 0,
+      status,
+      slug: await uniqueSlug(trx, kind, baseSlug, undefined, attempt),
+      title: input.name,
+      description: description ?? '',
+      excerpt: input.excerpt !== undefined ? sanitizeHtml(input.excerpt) : '',
+      password: '',
+      lang: ctx.lang,
+      parent_id: 0,
+      image_id: input.image !== undefined ? await imageId(ctx, trx, input.image) : null,
+      published_at: publishedAt,
+      modified_at: now,
+    });
+    await repo.insertDetails(trx, kind, id, input.details);
+    return id;
+  };
+  return withSlugRetry((attempt) => (db === ctx.db ? ctx.db.transaction().execute((trx) => write(trx, attempt)) : write(db, attempt)));
+}
+
+/** Runs a write again when a concurrent writer took the same slug (the unique index decides). */
+async function withSlugRetry<T>(write: (attempt: number) => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await write(attempt);
+    } catch (error) {
+      if (!isUniqueViolation(error) || attempt >= 5) throw error;
+    }
+  }
+}
+
+/** Partial update (API.md §13): only sent fields change; status only when sent, scaled by role. */
+export async function updateLinked(ctx: RequestContext, kind: LinkedKind, ref: PostRef, input: LinkedWriteInput): Promise<number> {
+  const post = await resolvePost(ctx, kind, ref);
+  await validateWrite(ctx, input);
+  if (!canEditPost(ctx.caller, post)) throw forbidden(ctx.caller !== null);
+  requireAuthorChange(ctx, input.author);
+  const now = seconds(ctx);
+  const changes: posts.PostChanges = { modified_at: now };
+  const publishedAt = publicationInstant(input);
+  if (publishedAt !== undefined) changes.published_at = publishedAt;
+  let status = post.status as PostStatus;
+  if (input.status !== undefined) status = scheduleStatus(scaleStatus(ctx.caller, input.status), publishedAt ?? post.published_at, now);
+  if (status !== post.status) changes.status = status;
+  if (input.author !== undefined) changes.author_id = input.author;
+  const translated: posts.TranslatedPostFields = {};
+  if (input.name !== undefined) translated.title = input.name;
+  if (input.description !== undefined) translated.description = sanitizeHtml(input.description);
+  if (input.excerpt !== undefined) translated.excerpt = sanitizeHtml(input.excerpt);
+  const inOriginal = post.lang === ctx.lang;
+  if (inOriginal) Object.assign(changes, translated);
+
+  await withSlugRetry((attempt) =>
+    ctx.db.transaction().execute(async (trx) => {
+      const slug = await nextSlug(trx, kind, post, status, input, attempt);
+      if (slug !== post.slug) changes.slug = slug;
+      if (input.image !== undefined) changes.image_id = await imageId(ctx, trx, input.image);
+      await posts.updatePost(trx, post.id, changes);
+      if (!inOriginal) await posts.upsertPostTranslation(trx, post.id, ctx.lang, translated);
+      await repo.updateDetails(trx, kind, post.id, input.details);
+      if (status === 'trash' && post.status !== 'trash') await repo.unlinkFromEvents(trx, kind, post.id);
+    }),
+  );
+  return post.id;
+}
+
+/** The slug after an update: renamed on request, generated on first publication, suffixed in the trash. */
+async function nextSlug(db: Executor, kind: LinkedKind, post: posts.PostBase, status: PostStatus, input: LinkedWriteInput, attempt: number): Promise<string> {
+  const current = untrashedSlug(post.slug);
+  let base = current;
+  if (input.slug !== undefined) base = toSlug(input.slug);
+  else if (base === '' && status !== 'draft' && status !== 'pending') {
+    base = toSlug(input.name ?? (await db.selectFrom('posts').select('title').where('id', '=', post.id).executeTakeFirstOrThrow()).title);
+  }
+  if (status === 'trash') return trashedSlug(base);
+  if (base === post.slug && attempt === 0) return base;
+  return uniqueSlug(db, kind, base, post.id, attempt);
+}
+
+/**
+ * DELETE (API.md §13): to the trash with `__trashed` on the slug and links to events removed; a
+ * second delete is 410; `force=true` deletes permanently (editors and administrators). Returns the
+ * item's last state.
+ */
+export async function deleteLinked(ctx: RequestContext, kind: LinkedKind, ref: PostRef, force: boolean): Promise<repo.LinkedRow> {
+  const post = await resolvePost(ctx, kind, ref);
+  if (!canEditPost(ctx.caller, post) || (force && !callerCan(ctx.caller, 'delete_permanently'))) throw forbidden(ctx.caller !== null);
+  if (force) {
+    const last = await loadLinked(ctx, kind, post.id);
+    await ctx.db.transaction().execute(async (trx) => {
+      await repo.unlinkFromEvents(trx, kind, post.id);
+      await posts.deletePost(trx, post.id);
+    });
+    return last;
+  }
+  if (post.status === 'trash') throw new ApiError(kind.errors.inTrash);
+  await ctx.db.transaction().execute(async (trx) => {
+    await posts.updatePost(trx, post.id, { status: 'trash', slug: trashedSlug(post.slug), modified_at: seconds(ctx) });
+    await repo.unlinkFromEvents(trx, kind, post.id);
+  });
+  return loadLinked(ctx, kind, post.id);
+}

@@ -1,0 +1,37 @@
+import type { RequestContext } from '../../http/context.js';
+import { htmlToText } from '../../http/html.js';
+import { compactJsonLd, globalIds, presentPostHead, withoutEmpty } from '../linked/linked.present.js';
+import { ORGANIZER_KIND } from '../linked/linked.kind.js';
+import type { LinkedRow } from '../linked/linked.repository.js';
+
+const str = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+/** schema.org Person of an organizer (tec-api.md §5.8; the e-mail in plain text, §17). */
+export function organizerJsonLd(row: LinkedRow): Record<string, unknown> {
+  const d = row.details;
+  return compactJsonLd({
+    '@type': 'Person',
+    name: row.title,
+    description: htmlToText(row.description),
+    image: row.image_url ?? undefined,
+    url: str(d.website),
+    telephone: str(d.phone),
+    email: str(d.email),
+    sameAs: str(d.website),
+  });
+}
+
+/** An organizer object (API.md §8): TEC's order with empty values omitted, then global ids. */
+export function presentOrganizer(ctx: RequestContext, row: LinkedRow, options: { jsonLd: boolean }): Record<string, unknown> {
+  const d = row.details;
+  const body = withoutEmpty({ ...presentPostHead(ctx, ORGANIZER_KIND, row), phone: d.phone, website: d.website, email: d.email });
+  if (options.jsonLd) body.json_ld = organizerJsonLd(row);
+  return { ...body, ...globalIds(ctx, row.id) };
+}
+
+/** Organizer columns from validated arguments. */
+export function organizerDetails(args: Record<string, unknown>): Record<string, unknown> {
+  const details: Record<string, unknown> = {};
+  for (const column of ['phone', 'website', 'email']) if (args[column] !== undefined) details[column] = args[column];
+  return details;
+}

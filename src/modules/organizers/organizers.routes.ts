@@ -1,0 +1,17 @@
+import type { FastifyInstance } from 'fastify';
+import type { RouteRegistry } from '../../http/routes.js';
+import { ORGANIZER_KIND } from '../linked/linked.kind.js';
+import { registerLinkedRoutes } from '../linked/linked.routes.js';
+import { organizerDetails, presentOrganizer } from './organizers.present.js';
+import { organizerCreateArgs, organizerListArgs, OrganizerSchema, organizerListSchema, organizerUpdateArgs } from './organizers.schemas.js';
+
+export function registerOrganizerRoutes(app: FastifyInstance, registry: RouteRegistry): void {
+  registerLinkedRoutes(app, registry, {
+    kind: ORGANIZER_KIND,
+    schema: OrganizerSchema,
+    listSchema: organizerListSchema,
+    args: { list: organizerListArgs, create: organizerCreateArgs, update: organizerUpdateArgs },
+    present: presentOrganizer,
+    details: organizerDetails,
+  });
+}

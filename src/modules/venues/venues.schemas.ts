@@ -1,0 +1,71 @@
+import { Type } from '@sinclair/typebox';
+import { arg } from '../../http/args.js';
+import { ImageSchema } from '../images/images.js';
+import { coordinateArg } from '../posts/posts.args.js';
+import { createArgs, commonWriteArgs, GlobalIdFields, JsonLdSchema, listArgs } from '../linked/linked.schemas.js';
+
+const text = Type.Optional(Type.String());
+
+/** A venue (API.md §8, tec-api.md §5.2): empty values are omitted, show_map flags always present. */
+export const VenueSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    author: text,
+    status: Type.String(),
+    date: Type.String(),
+    date_utc: Type.String(),
+    modified: Type.String(),
+    modified_utc: Type.String(),
+    url: Type.String({ format: 'uri' }),
+    venue: text,
+    description: text,
+    excerpt: text,
+    slug: text,
+    image: Type.Optional(Type.Ref(ImageSchema)),
+    address: text,
+    city: text,
+    country: text,
+    province: text,
+    state: text,
+    zip: text,
+    phone: text,
+    website: text,
+    stateprovince: text,
+    geo_lat: Type.Optional(Type.Number()),
+    geo_lng: Type.Optional(Type.Number()),
+    json_ld: Type.Optional(JsonLdSchema),
+    show_map: Type.Union([Type.Boolean(), Type.Null()]),
+    show_map_link: Type.Union([Type.Boolean(), Type.Null()]),
+    ...GlobalIdFields,
+  },
+  { $id: 'Venue', description: 'A venue' },
+);
+
+export const venueListSchema = Type.Object({
+  venues: Type.Array(Type.Ref(VenueSchema)),
+  rest_url: Type.String({ format: 'uri' }),
+  next_rest_url: Type.Optional(Type.String({ format: 'uri' })),
+  previous_rest_url: Type.Optional(Type.String({ format: 'uri' })),
+  total: Type.Integer(),
+  total_pages: Type.Integer(),
+});
+
+const venueFields = {
+  show_map: arg.boolean({ description: 'Whether events at the venue show a map' }),
+  show_map_link: arg.boolean({ description: 'Whether events at the venue show a map link' }),
+  address: arg.text({ description: 'The venue address' }),
+  city: arg.text({ description: 'The venue city' }),
+  country: arg.text({ description: 'The venue country' }),
+  province: arg.text({ description: 'The venue province' }),
+  state: arg.text({ description: 'The venue state' }),
+  zip: arg.text({ description: 'The venue ZIP code' }),
+  phone: arg.text({ description: 'The venue phone number' }),
+  stateprovince: arg.text({ description: 'The venue state and province' }),
+  website: arg.url({ description: 'The venue website URL' }),
+  geo_lat: coordinateArg('The venue latitude (-90 to 90)', 90),
+  geo_lng: coordinateArg('The venue longitude (-180 to 180)', 180),
+};
+
+export const venueCreateArgs = createArgs('venue', venueFields);
+export const venueUpdateArgs = { ...commonWriteArgs('venue'), ...venueFields };
+export const venueListArgs = listArgs('venues');
