@@ -9,6 +9,7 @@ import { RouteRegistry } from './http/routes.js';
 import { orderPreservingSerializerFactory } from './http/serializer.js';
 import { NAMESPACE } from './http/urls.js';
 import { LANGUAGES } from './i18n/languages.js';
+import { registerEventRoutes } from './modules/events/events.routes.js';
 import { registerOrganizerRoutes } from './modules/organizers/organizers.routes.js';
 import { registerTermRoutes } from './modules/terms/terms.routes.js';
 import { registerVenueRoutes } from './modules/venues/venues.routes.js';
@@ -80,6 +81,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   const registry = new RouteRegistry();
   await registerDocumentation(app, registry, config);
+  registerEventRoutes(app, registry);
   registerVenueRoutes(app, registry);
   registerOrganizerRoutes(app, registry);
   registerTermRoutes(app, registry);

@@ -30,7 +30,17 @@ function openSqlite(path: string): SQLite.Database {
   // SQLite's built-in lower() folds ASCII only; PostgreSQL's folds all of Unicode. One definition
   // for both keeps case-insensitive search identical on the two dialects.
   database.function('lower', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value));
+  database.function('calendar_distance_km', { deterministic: true }, (lat1: unknown, lng1: unknown, lat2: unknown, lng2: unknown) =>
+    [lat1, lng1, lat2, lng2].some((v) => typeof v !== 'number') ? null : distanceKm(lat1 as number, lng1 as number, lat2 as number, lng2 as number),
+  );
   return database;
+}
+
+/** Haversine great-circle distance in km; the same formula as PostgreSQL's calendar_distance_km (migration 0002). */
+export function distanceKm(lat1: number, lng1: number, lat2: number, lng2: number): number {
+  const rad = Math.PI / 180;
+  const a = Math.sin(((lat2 - lat1) * rad) / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(((lng2 - lng1) * rad) / 2) ** 2;
+  return 2 * 6371 * Math.asin(Math.sqrt(a));
 }
 
 export function connect(url: string): DatabaseHandle {

@@ -1,6 +1,7 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { Dialect } from './connect.js';
 import * as initial from './migrations/0001_initial.js';
+import * as distance from './migrations/0002_distance_function.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -9,6 +10,7 @@ interface DialectMigration {
 /** Numbered, dialect-neutral migration steps, applied in order (DESIGN rule 8). */
 const STEPS: Record<string, DialectMigration> = {
   '0001_initial': initial,
+  '0002_distance_function': distance,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -1,8 +1,9 @@
 import type { TSchema } from '@sinclair/typebox';
+import { CostDetailsSchema, DateDetailsSchema, EventSchema } from './events/events.schemas.js';
 import { ImageSchema } from './images/images.js';
 import { OrganizerSchema } from './organizers/organizers.schemas.js';
 import { EmbeddedTermSchema, TermSchema } from './terms/terms.schemas.js';
 import { VenueSchema } from './venues/venues.schemas.js';
 
 /** Named response schemas: registered once, referenced by routes, listed in /doc components. */
-export const SHARED_SCHEMAS: readonly TSchema[] = [ImageSchema, VenueSchema, OrganizerSchema, TermSchema, EmbeddedTermSchema];
+export const SHARED_SCHEMAS: readonly TSchema[] = [ImageSchema, DateDetailsSchema, CostDetailsSchema, VenueSchema, OrganizerSchema, TermSchema, EmbeddedTermSchema, EventSchema];

@@ -120,9 +120,9 @@ function filtered(db: Executor, kind: LinkedKind, filter: LinkedFilter, language
     query = query.where(({ exists }) => exists(linkedEvents(kind, loose).select('lp.id').where('lp.id', '=', eventId)));
   }
   if (filter.hasEvents !== undefined) {
-    // Drafts, pending and trashed events do not make an item "have events" (API.md §11).
+    // Only drafts and pending events do not make an item "have events" (API.md §11, TEC §9).
     const withEvents = ({ exists }: { exists: (q: unknown) => Expression<SqlBool> }) =>
-      exists(linkedEvents(kind, loose).select('lp.id').where('lp.status', 'not in', ['draft', 'pending', 'trash']));
+      exists(linkedEvents(kind, loose).select('lp.id').where('lp.status', 'not in', ['draft', 'pending']));
     query = filter.hasEvents ? query.where(withEvents as never) : query.where(({ not, exists }) => not(withEvents({ exists } as never)));
   }
   if (filter.upcomingSince !== undefined) {

@@ -1,5 +1,6 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { callerCan } from '../../auth/caller.js';
 import type { ArgsSpec, ParsedArgs } from '../../http/args.js';
 import type { RequestContext } from '../../http/context.js';
 import { pageLinks, setListHeaders, totalPages } from '../../http/lists.js';
@@ -38,7 +39,7 @@ function writeInput(resource: LinkedResource, args: Record<string, unknown>, mod
 /** The query a list echoes in its links (TEC's order: page, per_page, search, event, has_events, only_with_upcoming, status). */
 function listQuery(request: ApiRequest<ArgsSpec>, input: service.LinkedListInput): Query {
   const { given, ctx } = request;
-  const status = input.status ?? (ctx.caller === null ? ['publish'] : undefined);
+  const status = input.status ?? (callerCan(ctx.caller, 'create_posts') ? undefined : ['publish']);
   return [
     ['page', input.page],
     ['per_page', input.per_page],

@@ -97,9 +97,9 @@ export async function loadLinked(ctx: RequestContext, kind: LinkedKind, id: numb
 }
 
 /** Checks that need the database but change nothing; all problems are reported together. */
-async function validateWrite(ctx: RequestContext, input: LinkedWriteInput): Promise<void> {
+async function validateWrite(ctx: RequestContext, input: LinkedWriteInput, db: Executor = ctx.db): Promise<void> {
   const problems = new Map<string, ParamProblem>();
-  if (input.author !== undefined && !(await posts.userExists(ctx.db, input.author))) {
+  if (input.author !== undefined && !(await posts.userExists(db, input.author))) {
     problems.set('author', { message: 'unknown_user', vars: { value: input.author } });
   }
   if (problems.size > 0) throw invalidParams(problems);
@@ -134,7 +134,7 @@ function publicationInstant(input: LinkedWriteInput): number | undefined {
  * reused item, so a create can never alter somebody else's venue.
  */
 export async function createLinked(ctx: RequestContext, kind: LinkedKind, input: LinkedWriteInput & { name: string }, db: Executor = ctx.db): Promise<number> {
-  await validateWrite(ctx, input);
+  await validateWrite(ctx, input, db);
   if (!callerCan(ctx.caller, 'create_posts')) throw forbidden(ctx.caller !== null);
   requireAuthorChange(ctx, input.author);
   const description = input.description !== undefined ? sanitizeHtml(input.description) : undefined;

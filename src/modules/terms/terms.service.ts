@@ -1,5 +1,6 @@
 import { callerCan } from '../../auth/caller.js';
 import { isUniqueViolation } from '../../db/errors.js';
+import type { Executor } from '../../db/schema.js';
 import { searchKey } from '../../db/translations.js';
 import { ApiError, forbidden, invalidParams, type ParamProblem } from '../../errors.js';
 import type { RequestContext } from '../../http/context.js';
@@ -209,4 +210,20 @@ export async function deleteTerm(ctx: RequestContext, taxonomy: Taxonomy, id: nu
   requireManage(ctx, taxonomy);
   await ctx.db.transaction().execute((trx) => repo.deleteTerm(trx, id, before.row.parent_id));
   return before;
+}
+
+/**
+ * The id of the top-level term of `taxonomy` with this name (case-insensitive), creating it when
+ * missing: inline term creation from event writes, for callers who may manage terms (API.md §13).
+ */
+export async function findOrCreateTermByName(ctx: RequestContext, db: Executor, taxonomy: Taxonomy, name: string): Promise<number> {
+  const nameKey = searchKey(name);
+  const existing = await repo.findTermIdByName(db, taxonomy.key, 0, nameKey);
+  if (existing !== undefined) return existing;
+  const base = toSlug(name) || 'term';
+  for (let attempt = 1; ; attempt++) {
+    const slug = slugCandidate(base, attempt);
+    if (await repo.slugExists(db, taxonomy.key, slug)) continue;
+    return repo.insertTerm(db, { taxonomy: taxonomy.key, name, name_key: nameKey, slug, description: '', parent_id: 0, lang: ctx.lang, created_at: Math.floor(ctx.now.toSeconds()) });
+  }
 }

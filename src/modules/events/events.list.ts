@@ -1,0 +1,169 @@
+import type { DateTime } from 'luxon';
+import { invalidParam, invalidParams, type ParamProblem } from '../../errors.js';
+import type { RequestContext } from '../../http/context.js';
+import { parsePositiveInteger } from '../../http/params.js';
+import { zoneOf } from '../../http/timezones.js';
+import { ApiError } from '../../errors.js';
+import { languages } from '../linked/linked.service.js';
+import * as posts from '../posts/posts.repository.js';
+import type { PostStatus } from '../posts/posts.rules.js';
+import * as termsRepo from '../terms/terms.repository.js';
+import { CATEGORIES, TAGS, type Taxonomy } from '../terms/taxonomies.js';
+import type { EventBundle } from './events.present.js';
+import * as repo from './events.repository.js';
+import { parseSearchTerms } from './events.search.js';
+import { isLocked, loadBundles } from './events.service.js';
+
+export interface EventListInput {
+  page: number;
+  per_page: number;
+  start_date?: DateTime;
+  end_date?: DateTime;
+  starts_before?: DateTime;
+  starts_after?: DateTime;
+  ends_before?: DateTime;
+  ends_after?: DateTime;
+  strict_dates: boolean;
+  search?: string;
+  categories?: string[];
+  tags?: string[];
+  venue?: number[];
+  organizer?: number[];
+  featured?: boolean;
+  status?: PostStatus[];
+  geoloc?: boolean;
+  geoloc_lat?: number | null;
+  geoloc_lng?: number | null;
+  geoloc_radius?: number;
+  include?: number[];
+  post_parent?: number;
+  password?: string;
+}
+
+/** The date bounds in effect (site-zone wall clock), for the query and for `rest_url` (API.md §18). */
+export interface EffectiveBounds {
+  start_date?: DateTime;
+  end_date?: DateTime;
+  starts_before?: DateTime;
+  starts_after?: DateTime;
+  ends_before?: DateTime;
+  ends_after?: DateTime;
+}
+
+export interface EventPage {
+  items: { bundle: EventBundle; locked: boolean }[];
+  total: number;
+  bounds: EffectiveBounds;
+}
+
+const RELATIVE = ['starts_before', 'starts_after', 'ends_before', 'ends_after'] as const;
+
+/**
+ * The date window of API.md §10: without any date parameter, events starting from the beginning of
+ * yesterday and ending by the end of the day 24 months ahead (site zone); `start_date` rounds down to
+ * its day and the others up to the end of theirs unless `strict_dates`; any `starts_*`/`ends_*`
+ * drops the default bound it does not give; `include` ignores dates.
+ */
+export function effectiveBounds(ctx: RequestContext, input: EventListInput): EffectiveBounds {
+  if (input.include) return {};
+  const zone = zoneOf(ctx.config.siteTimezone);
+  const startOfDay = (dt: DateTime) => (input.strict_dates ? dt : dt.setZone(zone).startOf('day'));
+  const endOfDay = (dt: DateTime) => (input.strict_dates ? dt : dt.setZone(zone).endOf('day').set({ millisecond: 0 }));
+  const relative = RELATIVE.some((name) => input[name] !== undefined);
+  const today = ctx.now.setZone(zone);
+  const bounds: EffectiveBounds = {
+    start_date: input.start_date ? startOfDay(input.start_date) : relative ? undefined : today.minus({ days: 1 }).startOf('day'),
+    end_date: input.end_date ? endOfDay(input.end_date) : relative ? undefined : today.plus({ months: 24 }).endOf('day').set({ millisecond: 0 }),
+  };
+  for (const name of RELATIVE) if (input[name]) bounds[name] = endOfDay(input[name]!).setZone(zone);
+  if (bounds.start_date) bounds.start_date = bounds.start_date.setZone(zone);
+  if (bounds.end_date) bounds.end_date = bounds.end_date.setZone(zone);
+  return bounds;
+}
+
+const instant = (dt: DateTime | undefined) => (dt ? Math.floor(dt.toSeconds()) : undefined);
+
+/** Term filters: slugs or ids of existing terms (else 400); a category brings its descendants. */
+async function termFilter(ctx: RequestContext, taxonomy: Taxonomy, refs: string[], name: string, problems: Map<string, ParamProblem>): Promise<number[]> {
+  const ids = refs.map((r) => parsePositiveInteger(r)).filter((id): id is number => id !== undefined);
+  const known = await termsRepo.existingTermIds(ctx.db, taxonomy.key, ids);
+  const bySlug = await termsRepo.termIdsBySlugs(ctx.db, taxonomy.key, refs.filter((r) => parsePositiveInteger(r) === undefined));
+  const resolved: number[] = [];
+  const unknown: string[] = [];
+  for (const ref of refs) {
+    const id = parsePositiveInteger(ref) ?? bySlug.get(ref);
+    if (id !== undefined && (bySlug.has(ref) || known.has(id))) resolved.push(id);
+    else unknown.push(ref);
+  }
+  if (unknown.length > 0) problems.set(name, { message: 'unknown_term', vars: { value: unknown.join(', ') } });
+  if (!taxonomy.hierarchical) return resolved;
+  const tree = await termsRepo.slugPaths(ctx.db, taxonomy.key);
+  const withDescendants = new Set(resolved);
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const [id, node] of tree) {
+      if (!withDescendants.has(id) && withDescendants.has(node.parent)) {
+        withDescendants.add(id);
+        grew = true;
+      }
+    }
+  }
+  return [...withDescendants];
+}
+
+async function postsFilter(ctx: RequestContext, type: string, ids: number[] | undefined, name: string, problems: Map<string, ParamProblem>): Promise<void> {
+  if (!ids) return;
+  const known = await repo.existingPostIds(ctx.db, type, ids);
+  if (ids.some((id) => !known.has(id))) problems.set(name, { message: 'invalid_parameter' });
+}
+
+async function buildFilter(ctx: RequestContext, input: EventListInput, bounds: EffectiveBounds): Promise<repo.EventFilter> {
+  if ((input.geoloc_lat == null) !== (input.geoloc_lng == null)) {
+    throw invalidParam(input.geoloc_lat == null ? 'geoloc_lat' : 'geoloc_lng', { message: 'geoloc_pair' });
+  }
+  const problems = new Map<string, ParamProblem>();
+  const categoryIds = input.categories ? await termFilter(ctx, CATEGORIES, input.categories, 'categories', problems) : undefined;
+  const tagIds = input.tags ? await termFilter(ctx, TAGS, input.tags, 'tags', problems) : undefined;
+  await postsFilter(ctx, 'venue', input.venue, 'venue', problems);
+  await postsFilter(ctx, 'organizer', input.organizer, 'organizer', problems);
+  if (input.post_parent !== undefined && (await posts.postType(ctx.db, input.post_parent)) !== 'event') {
+    problems.set('post_parent', { message: 'unknown_event', vars: { value: input.post_parent } });
+  }
+  if (problems.size > 0) throw invalidParams(problems);
+  return {
+    caller: ctx.caller,
+    statuses: input.status,
+    startMin: instant(bounds.start_date),
+    endMax: instant(bounds.end_date),
+    startBefore: instant(bounds.starts_before),
+    startAfter: instant(bounds.starts_after),
+    endBefore: instant(bounds.ends_before),
+    endAfter: instant(bounds.ends_after),
+    search: input.search !== undefined ? parseSearchTerms(input.search) : undefined,
+    password: input.password,
+    categoryIds,
+    tagIds,
+    venueIds: input.venue,
+    organizerIds: input.organizer,
+    featured: input.featured,
+    parentId: input.post_parent,
+    include: input.include,
+    geoloc: input.geoloc === true ? true : undefined,
+    near: input.geoloc_lat != null && input.geoloc_lng != null ? { lat: input.geoloc_lat, lng: input.geoloc_lng, radiusKm: input.geoloc_radius ?? 25 } : undefined,
+  };
+}
+
+/** GET /events (API.md §10): filtered, visible, ordered by start; 404 past the last page. */
+export async function listEventPage(ctx: RequestContext, input: EventListInput): Promise<EventPage> {
+  const bounds = effectiveBounds(ctx, input);
+  const filter = await buildFilter(ctx, input, bounds);
+  const langs = languages(ctx);
+  const [rows, total] = await Promise.all([
+    repo.listEvents(ctx.db, filter, langs, input.per_page, (input.page - 1) * input.per_page),
+    repo.countEvents(ctx.db, filter, langs),
+  ]);
+  if (rows.length === 0 && input.page > 1) throw new ApiError('event-archive-page-not-found');
+  const bundles = await loadBundles(ctx, rows);
+  return { items: bundles.map((bundle) => ({ bundle, locked: isLocked(ctx, bundle.row, input.password) })), total, bounds };
+}

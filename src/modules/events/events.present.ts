@@ -1,0 +1,153 @@
+import { DateTime } from 'luxon';
+import type { RequestContext } from '../../http/context.js';
+import { DB_FORMAT } from '../../http/dates.js';
+import { autoParagraph, htmlToText } from '../../http/html.js';
+import { zoneOf } from '../../http/timezones.js';
+import { translate } from '../../i18n/translate.js';
+import { presentImage } from '../images/images.js';
+import { globalIds, postPageUrl, siteDate, utcDate } from '../linked/linked.present.js';
+import type { LinkedRow } from '../linked/linked.repository.js';
+import { organizerJsonLd, presentOrganizer } from '../organizers/organizers.present.js';
+import type { SlugTreeMap, TermRow } from '../terms/terms.repository.js';
+import { presentEmbeddedTerm } from '../terms/terms.present.js';
+import { CATEGORIES, TAGS } from '../terms/taxonomies.js';
+import { presentVenue, venueJsonLd } from '../venues/venues.present.js';
+import { costPrice, formatCost, readStoredCost } from './events.cost.js';
+import { dateDetails, formatLocal, localTime, timezoneAbbreviation } from './events.dates.js';
+import type { EventRow } from './events.repository.js';
+
+/** An event and everything its representation embeds. */
+export interface EventBundle {
+  row: EventRow;
+  venue: LinkedRow | undefined;
+  organizers: LinkedRow[];
+  categories: TermRow[];
+  tags: TermRow[];
+  categoryTree: SlugTreeMap;
+}
+
+export interface PresentOptions {
+  /** Single reads add `json_ld` to the event and to its venue and organizers (tec-api.md §5.9). */
+  jsonLd: boolean;
+  /** A protected event the caller has not unlocked (API.md §14). */
+  blanked: boolean;
+}
+
+const ISO_WITH_OFFSET = "yyyy-MM-dd'T'HH:mm:ssZZ";
+
+function eventJsonLd(ctx: RequestContext, bundle: EventBundle, url: string): Record<string, unknown> {
+  const { row } = bundle;
+  const cost = readStoredCost(row);
+  const price = costPrice(cost);
+  const json: Record<string, unknown> = {
+    '@context': 'http://schema.org',
+    '@type': 'Event',
+    name: row.title,
+    description: htmlToText(row.excerpt !== '' ? row.excerpt : row.description),
+  };
+  if (row.image_url) json.image = row.image_url;
+  Object.assign(json, {
+    url,
+    eventAttendanceMode: 'https://schema.org/OfflineEventAttendanceMode',
+    eventStatus: 'https://schema.org/EventScheduled',
+    startDate: localTime(row.start_utc, row.timezone).toFormat(ISO_WITH_OFFSET),
+    endDate: localTime(row.end_utc, row.timezone).toFormat(ISO_WITH_OFFSET),
+  });
+  if (bundle.venue) json.location = venueJsonLd(ctx, bundle.venue);
+  if (bundle.organizers[0]) json.organizer = organizerJsonLd(bundle.organizers[0]);
+  if (price !== undefined) {
+    json.offers = {
+      '@type': 'Offer',
+      price,
+      priceCurrency: row.currency_code || 'USD',
+      url,
+      category: 'primary',
+      availability: 'inStock',
+      validFrom: DateTime.fromSeconds(row.published_at, { zone: zoneOf(ctx.config.siteTimezone) }).startOf('day').toFormat(ISO_WITH_OFFSET),
+    };
+  }
+  json.performer = 'Organization';
+  return json;
+}
+
+function dates(row: EventRow) {
+  const start = formatLocal(row.start_utc, row.timezone);
+  const end = formatLocal(row.end_utc, row.timezone);
+  const utcStart = DateTime.fromSeconds(row.start_utc, { zone: 'utc' }).toFormat(DB_FORMAT);
+  const utcEnd = DateTime.fromSeconds(row.end_utc, { zone: 'utc' }).toFormat(DB_FORMAT);
+  return {
+    start_date: start,
+    start_date_details: dateDetails(start),
+    end_date: end,
+    end_date_details: dateDetails(end),
+    utc_start_date: utcStart,
+    utc_start_date_details: dateDetails(utcStart),
+    utc_end_date: utcEnd,
+    utc_end_date_details: dateDetails(utcEnd),
+    timezone: row.timezone,
+    timezone_abbr: timezoneAbbreviation(row.timezone, row.start_utc),
+  };
+}
+
+/** The replacement values of TEC's password blanking, with names kept (API.md §14, tec-api.md §6.4). */
+const BLANKED = {
+  description: '',
+  excerpt: '',
+  image: false,
+  all_day: null,
+  cost: '',
+  cost_details: { currency_symbol: '', currency_code: '', currency_position: '', values: [] },
+  website: '',
+  show_map: null,
+  show_map_link: null,
+  hide_from_listings: null,
+  sticky: null,
+  featured: null,
+  categories: [],
+  tags: [],
+  venue: [],
+  organizer: [],
+  custom_fields: [],
+} as const;
+
+/** An event object in TEC's key order (API.md §8, tec-api.md §5.1). */
+export function presentEvent(ctx: RequestContext, bundle: EventBundle, options: PresentOptions): Record<string, unknown> {
+  const { row } = bundle;
+  const url = postPageUrl(ctx, 'event', 'tribe_events', row);
+  const { cost, cost_details } = formatCost(readStoredCost(row), translate(ctx.lang, 'cost_free'));
+  const event: Record<string, unknown> = {
+    id: row.id,
+    ...globalIds(ctx, row.id),
+    author: String(row.author_id),
+    status: row.status,
+    date: siteDate(ctx, row.published_at),
+    date_utc: utcDate(row.published_at),
+    modified: siteDate(ctx, row.modified_at),
+    modified_utc: utcDate(row.modified_at),
+    url,
+    rest_url: ctx.urls.rest(`events/${row.id}`),
+    title: row.title,
+    description: autoParagraph(row.description),
+    excerpt: autoParagraph(row.excerpt),
+    slug: row.slug,
+    image: presentImage(row),
+    all_day: row.all_day === 1,
+    ...dates(row),
+    cost,
+    cost_details,
+    website: row.website ?? '',
+    show_map: row.show_map === 1,
+    show_map_link: row.show_map_link === 1,
+    hide_from_listings: row.hide_from_listings === 1,
+    sticky: row.sticky === 1,
+    featured: row.featured === 1,
+    categories: bundle.categories.map((term) => presentEmbeddedTerm(term, CATEGORIES, ctx.urls)),
+    tags: bundle.tags.map((term) => presentEmbeddedTerm(term, TAGS, ctx.urls)),
+    venue: bundle.venue ? presentVenue(ctx, bundle.venue, { jsonLd: options.jsonLd }) : [],
+    organizer: bundle.organizers.map((organizer) => presentOrganizer(ctx, organizer, { jsonLd: options.jsonLd })),
+    custom_fields: [],
+  };
+  if (options.blanked) Object.assign(event, BLANKED);
+  if (options.jsonLd && !options.blanked) event.json_ld = eventJsonLd(ctx, bundle, url);
+  return event;
+}

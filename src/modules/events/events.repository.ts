@@ -1,0 +1,284 @@
+import { sql, type Expression, type SqlBool } from 'kysely';
+import type { Caller } from '../../auth/caller.js';
+import { callerCan } from '../../auth/caller.js';
+import type { Executor } from '../../db/schema.js';
+import { containsPattern, translatedColumn } from '../../db/translations.js';
+import type { ImageRow } from '../images/images.js';
+import type { Languages } from '../linked/linked.repository.js';
+import { visibleTo } from '../posts/posts.repository.js';
+
+/** An event with its translatable text resolved for the request language. */
+export interface EventRow extends ImageRow {
+  id: number;
+  author_id: number;
+  status: string;
+  slug: string;
+  lang: string;
+  password: string;
+  parent_id: number;
+  published_at: number;
+  modified_at: number;
+  title: string;
+  description: string;
+  excerpt: string;
+  start_utc: number;
+  end_utc: number;
+  timezone: string;
+  all_day: number;
+  cost: string;
+  currency_symbol: string;
+  currency_code: string;
+  currency_position: string;
+  website: string | null;
+  show_map: number;
+  show_map_link: number;
+  hide_from_listings: number;
+  sticky: number;
+  featured: number;
+  venue_id: number | null;
+}
+
+function selectEvents(db: Executor, { lang, defaultLang }: Languages) {
+  return db
+    .selectFrom('posts')
+    .innerJoin('events', 'events.post_id', 'posts.id')
+    .leftJoin('post_translations as tr_req', (join) => join.onRef('tr_req.post_id', '=', 'posts.id').on('tr_req.lang', '=', lang))
+    .leftJoin('post_translations as tr_def', (join) => join.onRef('tr_def.post_id', '=', 'posts.id').on('tr_def.lang', '=', defaultLang))
+    .leftJoin('images', 'images.id', 'posts.image_id')
+    .select([
+      'posts.id',
+      'posts.author_id',
+      'posts.status',
+      'posts.slug',
+      'posts.lang',
+      'posts.password',
+      'posts.parent_id',
+      'posts.published_at',
+      'posts.modified_at',
+      translatedColumn('posts', 'title', lang, defaultLang).as('title'),
+      translatedColumn('posts', 'description', lang, defaultLang).as('description'),
+      translatedColumn('posts', 'excerpt', lang, defaultLang).as('excerpt'),
+      'events.start_utc',
+      'events.end_utc',
+      'events.timezone',
+      'events.all_day',
+      'events.cost',
+      'events.currency_symbol',
+      'events.currency_code',
+      'events.currency_position',
+      'events.website',
+      'events.show_map',
+      'events.show_map_link',
+      'events.hide_from_listings',
+      'events.sticky',
+      'events.featured',
+      'events.venue_id',
+      'images.id as image_id',
+      'images.url as image_url',
+      'images.extension as image_extension',
+      'images.width as image_width',
+      'images.height as image_height',
+      'images.filesize as image_filesize',
+    ])
+    .where('posts.type', '=', 'event');
+}
+
+export async function findEvent(db: Executor, id: number, languages: Languages): Promise<EventRow | undefined> {
+  return (await selectEvents(db, languages).where('posts.id', '=', id).executeTakeFirst()) as EventRow | undefined;
+}
+
+export interface SearchTerms {
+  include: string[];
+  exclude: string[];
+}
+
+export interface EventFilter {
+  caller: Caller | null;
+  statuses?: readonly string[];
+  startMin?: number;
+  startBefore?: number;
+  startAfter?: number;
+  endMax?: number;
+  endBefore?: number;
+  endAfter?: number;
+  search?: SearchTerms;
+  password?: string;
+  categoryIds?: number[];
+  tagIds?: number[];
+  venueIds?: number[];
+  organizerIds?: number[];
+  featured?: boolean;
+  parentId?: number;
+  include?: number[];
+  geoloc?: boolean;
+  near?: { lat: number; lng: number; radiusKm: number };
+}
+
+/** Whether the caller may edit the event in `posts` (API.md §4), as SQL: such callers see protected text. */
+function editableBy(caller: Caller | null): Expression<SqlBool> {
+  if (!caller || !callerCan(caller, 'edit_own_posts')) return sql<SqlBool>`1 = 0`;
+  if (callerCan(caller, 'edit_others_posts')) return sql<SqlBool>`1 = 1`;
+  const own = sql<SqlBool>`posts.author_id = ${caller.userId}`;
+  return callerCan(caller, 'edit_own_published_posts') ? own : sql<SqlBool>`(${own} AND posts.status NOT IN ('publish', 'future'))`;
+}
+
+/**
+ * `search` (API.md §10): every word in the title, excerpt or description; `-word` in none. The
+ * excerpt and description of a protected event the caller has not unlocked are never searched (§18).
+ */
+function searchCondition(terms: SearchTerms, filter: EventFilter, languages: Languages): Expression<SqlBool> {
+  const title = translatedColumn('posts', 'title', languages.lang, languages.defaultLang);
+  const excerpt = translatedColumn('posts', 'excerpt', languages.lang, languages.defaultLang);
+  const description = translatedColumn('posts', 'description', languages.lang, languages.defaultLang);
+  const unlocked = sql<SqlBool>`(posts.password = '' OR posts.password = ${filter.password ?? null} OR ${editableBy(filter.caller)})`;
+  const matches = (word: string) => {
+    const pattern = containsPattern(word);
+    return sql<SqlBool>`(lower(${title}) LIKE ${pattern} ESCAPE '\\' OR (${unlocked} AND (lower(${excerpt}) LIKE ${pattern} ESCAPE '\\' OR lower(${description}) LIKE ${pattern} ESCAPE '\\')))`;
+  };
+  const clauses = [...terms.include.map(matches), ...terms.exclude.map((word) => sql<SqlBool>`NOT ${matches(word)}`)];
+  return sql<SqlBool>`(${sql.join(clauses, sql` AND `)})`;
+}
+
+function withTerm(ids: number[]): Expression<SqlBool> {
+  return sql<SqlBool>`EXISTS (SELECT 1 FROM event_terms et WHERE et.event_id = posts.id AND et.term_id IN (${sql.join(ids)}))`;
+}
+
+function filtered(db: Executor, filter: EventFilter, languages: Languages) {
+  let q = selectEvents(db, languages).where(visibleTo('posts', filter.caller, filter.statuses)).where('events.hide_from_listings', '=', 0);
+  if (filter.startMin !== undefined) q = q.where('events.start_key', '>=', filter.startMin);
+  if (filter.startBefore !== undefined) q = q.where('events.start_key', '<', filter.startBefore);
+  if (filter.startAfter !== undefined) q = q.where('events.start_key', '>', filter.startAfter);
+  if (filter.endMax !== undefined) q = q.where('events.end_key', '<=', filter.endMax);
+  if (filter.endBefore !== undefined) q = q.where('events.end_key', '<', filter.endBefore);
+  if (filter.endAfter !== undefined) q = q.where('events.end_key', '>', filter.endAfter);
+  if (filter.search && filter.search.include.length + filter.search.exclude.length > 0) q = q.where(searchCondition(filter.search, filter, languages));
+  if (filter.categoryIds) q = q.where(withTerm(filter.categoryIds));
+  if (filter.tagIds) q = q.where(withTerm(filter.tagIds));
+  if (filter.venueIds) q = q.where('events.venue_id', 'in', filter.venueIds);
+  if (filter.organizerIds) {
+    const ids = filter.organizerIds;
+    q = q.where(sql<SqlBool>`EXISTS (SELECT 1 FROM event_organizers eo WHERE eo.event_id = posts.id AND eo.organizer_id IN (${sql.join(ids)}))`);
+  }
+  if (filter.featured !== undefined) q = q.where('events.featured', '=', filter.featured ? 1 : 0);
+  if (filter.parentId !== undefined) q = q.where('posts.parent_id', '=', filter.parentId);
+  if (filter.include) q = q.where('posts.id', 'in', filter.include);
+  if (filter.geoloc) q = q.where(sql<SqlBool>`EXISTS (SELECT 1 FROM venues v WHERE v.post_id = events.venue_id AND v.geo_lat IS NOT NULL AND v.geo_lng IS NOT NULL)`);
+  if (filter.near) {
+    const { lat, lng, radiusKm } = filter.near;
+    q = q.where(
+      sql<SqlBool>`EXISTS (SELECT 1 FROM venues v WHERE v.post_id = events.venue_id AND v.geo_lat IS NOT NULL AND v.geo_lng IS NOT NULL AND calendar_distance_km(${lat}, ${lng}, v.geo_lat, v.geo_lng) <= ${radiusKm})`,
+    );
+  }
+  return q;
+}
+
+export async function listEvents(db: Executor, filter: EventFilter, languages: Languages, limit: number, offset: number): Promise<EventRow[]> {
+  let q = filtered(db, filter, languages);
+  if (filter.include) {
+    const cases = sql.join(filter.include.map((id, i) => sql`WHEN ${id} THEN ${i}`), sql` `);
+    q = q.orderBy(sql`CASE posts.id ${cases} END`).orderBy('posts.id');
+  } else {
+    q = q.orderBy('events.start_key').orderBy('posts.id');
+  }
+  return (await q.limit(limit).offset(offset).execute()) as EventRow[];
+}
+
+export async function countEvents(db: Executor, filter: EventFilter, languages: Languages): Promise<number> {
+  const row = await filtered(db, filter, languages)
+    .clearSelect()
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Organizer ids per event, in link order. */
+export async function organizerIdsOf(db: Executor, eventIds: readonly number[]): Promise<Map<number, number[]>> {
+  const result = new Map<number, number[]>();
+  if (eventIds.length === 0) return result;
+  const rows = await db
+    .selectFrom('event_organizers')
+    .select(['event_id', 'organizer_id'])
+    .where('event_id', 'in', [...eventIds])
+    .orderBy('event_id')
+    .orderBy('position')
+    .execute();
+  for (const row of rows) result.set(row.event_id, [...(result.get(row.event_id) ?? []), row.organizer_id]);
+  return result;
+}
+
+export interface EventColumns {
+  start_utc: number;
+  end_utc: number;
+  start_key: number;
+  end_key: number;
+  timezone: string;
+  all_day: number;
+  cost: string;
+  currency_symbol: string;
+  currency_code: string;
+  currency_position: string;
+  website: string | null;
+  show_map: number;
+  show_map_link: number;
+  hide_from_listings: number;
+  sticky: number;
+  featured: number;
+  venue_id: number | null;
+}
+
+export async function insertEventColumns(db: Executor, postId: number, columns: EventColumns): Promise<void> {
+  await db.insertInto('events').values({ post_id: postId, ...columns }).execute();
+}
+
+export async function updateEventColumns(db: Executor, postId: number, columns: Partial<EventColumns>): Promise<void> {
+  if (Object.keys(columns).length === 0) return;
+  await db.updateTable('events').set(columns).where('post_id', '=', postId).execute();
+}
+
+export async function setOrganizers(db: Executor, eventId: number, organizerIds: readonly number[]): Promise<void> {
+  await db.deleteFrom('event_organizers').where('event_id', '=', eventId).execute();
+  const unique = [...new Set(organizerIds)];
+  if (unique.length === 0) return;
+  await db
+    .insertInto('event_organizers')
+    .values(unique.map((organizerId, position) => ({ event_id: eventId, organizer_id: organizerId, position })))
+    .execute();
+}
+
+/** Replaces the event's terms of one taxonomy; returns the term ids whose counts may change. */
+export async function setTerms(db: Executor, eventId: number, taxonomy: string, termIds: readonly number[]): Promise<number[]> {
+  const previous = await db
+    .selectFrom('event_terms')
+    .innerJoin('terms', 'terms.id', 'event_terms.term_id')
+    .select('event_terms.term_id')
+    .where('event_terms.event_id', '=', eventId)
+    .where('terms.taxonomy', '=', taxonomy)
+    .execute();
+  const old = previous.map((r) => r.term_id);
+  if (old.length > 0) await db.deleteFrom('event_terms').where('event_id', '=', eventId).where('term_id', 'in', old).execute();
+  const unique = [...new Set(termIds)];
+  if (unique.length > 0) {
+    await db
+      .insertInto('event_terms')
+      .values(unique.map((termId, position) => ({ event_id: eventId, term_id: termId, position })))
+      .execute();
+  }
+  return [...new Set([...old, ...unique])];
+}
+
+export async function termIdsOfEvent(db: Executor, eventId: number): Promise<number[]> {
+  const rows = await db.selectFrom('event_terms').select('term_id').where('event_id', '=', eventId).execute();
+  return rows.map((r) => r.term_id);
+}
+
+/** Existing post ids of a type among `ids`. */
+export async function existingPostIds(db: Executor, type: string, ids: readonly number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db.selectFrom('posts').select('id').where('type', '=', type).where('id', 'in', [...ids]).execute();
+  return new Set(rows.map((r) => r.id));
+}
+
+/** All-day events' sort keys depend on the site zone: recomputed when it changes (see events.service). */
+export async function allDayEvents(db: Executor): Promise<{ post_id: number; start_utc: number; end_utc: number; timezone: string }[]> {
+  return db.selectFrom('events').select(['post_id', 'start_utc', 'end_utc', 'timezone']).where('all_day', '=', 1).execute();
+}

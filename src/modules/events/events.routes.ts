@@ -1,0 +1,137 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { callerCan } from '../../auth/caller.js';
+import type { ParsedArgs } from '../../http/args.js';
+import type { RequestContext } from '../../http/context.js';
+import { formatDb } from '../../http/dates.js';
+import { pageLinks, setListHeaders, totalPages } from '../../http/lists.js';
+import { registerRoute, type RouteRegistry } from '../../http/routes.js';
+import { errorResponses } from '../../http/schemas.js';
+import type { Query } from '../../http/urls.js';
+import { effectiveBounds, listEventPage, type EventListInput } from './events.list.js';
+import { presentEvent } from './events.present.js';
+import { eventCreateArgs, eventDeleteArgs, eventListArgs, eventListSchema, eventReadArgs, EventSchema, eventUpdateArgs } from './events.schemas.js';
+import * as service from './events.service.js';
+
+const EventRef = Type.Ref(EventSchema);
+
+const bool = (value: boolean | undefined) => (value === undefined ? undefined : value ? 1 : 0);
+const bound = (value: ReturnType<typeof effectiveBounds>[keyof ReturnType<typeof effectiveBounds>]) => (value ? formatDb(value) : undefined);
+
+/**
+ * The effective query that `rest_url` echoes (TEC's order, API.md §9, §18): computed date bounds,
+ * every filter the request used (including categories, tags and search), URL-encoded by the builder.
+ */
+function listQuery(ctx: RequestContext, input: EventListInput, given: ReadonlySet<string>): Query {
+  const bounds = effectiveBounds(ctx, input);
+  const status = input.status ?? (callerCan(ctx.caller, 'create_posts') ? undefined : ['publish']);
+  return [
+    ['page', input.page],
+    ['per_page', input.per_page],
+    ['start_date', bound(bounds.start_date)],
+    ['end_date', bound(bounds.end_date)],
+    ['search', input.search],
+    ['categories', input.categories],
+    ['tags', input.tags],
+    ['venue', input.venue],
+    ['organizer', input.organizer],
+    ['featured', bool(input.featured)],
+    ['geoloc', bool(input.geoloc)],
+    ['geoloc_lat', input.geoloc_lat ?? undefined],
+    ['geoloc_lng', input.geoloc_lng ?? undefined],
+    ['geoloc_radius', input.geoloc_radius],
+    ['status', status],
+    ['post_parent', input.post_parent],
+    ['include', input.include],
+    ['starts_before', bound(bounds.starts_before)],
+    ['starts_after', bound(bounds.starts_after)],
+    ['ends_before', bound(bounds.ends_before)],
+    ['ends_after', bound(bounds.ends_after)],
+    ['ticketed', given.has('ticketed') ? 0 : undefined],
+    ['strict_dates', input.strict_dates ? 1 : undefined],
+  ];
+}
+
+function refOf(params: { id?: number; slug?: string }): service.EventRef {
+  return params.id !== undefined ? { id: params.id } : { slug: params.slug! };
+}
+
+export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistry): void {
+  const tags = ['events'];
+
+  registerRoute(app, registry, {
+    methods: ['GET'],
+    path: '/events',
+    args: eventListArgs,
+    summary: 'List events',
+    tags,
+    responses: { 200: eventListSchema, ...errorResponses(400, 404) },
+    handler: async ({ ctx, args, given }, reply) => {
+      const input = args as ParsedArgs<typeof eventListArgs> as EventListInput;
+      const page = await listEventPage(ctx, input);
+      const pages = totalPages(page.total, input.per_page);
+      const links = pageLinks((q) => ctx.urls.rest('events/', q), listQuery(ctx, input, given), input.page, input.page < pages, input.page > 1, true);
+      setListHeaders(reply, page.total, pages, links);
+      return {
+        events: page.items.map(({ bundle, locked }) => presentEvent(ctx, bundle, { jsonLd: false, blanked: locked })),
+        ...links,
+        total: page.total,
+        total_pages: pages,
+      };
+    },
+  });
+
+  registerRoute(app, registry, {
+    methods: ['POST'],
+    path: '/events',
+    args: eventCreateArgs,
+    summary: 'Create an event',
+    tags,
+    secured: true,
+    responses: { 201: EventRef, ...errorResponses(400, 401, 403) },
+    handler: async ({ ctx, args }, reply) => {
+      const id = await service.createEvent(ctx, args as service.EventWriteInput & { title: string; start_date: string; end_date: string });
+      reply.code(201);
+      return presentEvent(ctx, await service.loadEvent(ctx, id), { jsonLd: false, blanked: false });
+    },
+  });
+
+  for (const path of ['/events/{id}', '/events/by-slug/{slug}']) {
+    const by = path.includes('{id}') ? 'id' : 'slug';
+    registerRoute(app, registry, {
+      methods: ['GET'],
+      path,
+      args: eventReadArgs,
+      summary: `Read an event by ${by}`,
+      tags,
+      responses: { 200: EventRef, ...errorResponses(400, 403, 404) },
+      handler: async ({ ctx, args, params }) => {
+        const bundle = await service.readEvent(ctx, refOf(params), args.password);
+        return presentEvent(ctx, bundle, { jsonLd: true, blanked: false });
+      },
+    });
+    registerRoute(app, registry, {
+      methods: ['POST', 'PUT', 'PATCH'],
+      path,
+      args: eventUpdateArgs,
+      summary: `Update an event by ${by} (partial: only sent fields change)`,
+      tags,
+      secured: true,
+      responses: { 200: EventRef, ...errorResponses(400, 401, 403, 404) },
+      handler: async ({ ctx, args, params }) => {
+        const id = await service.updateEvent(ctx, refOf(params), args as service.EventWriteInput);
+        return presentEvent(ctx, await service.loadEvent(ctx, id), { jsonLd: false, blanked: false });
+      },
+    });
+    registerRoute(app, registry, {
+      methods: ['DELETE'],
+      path,
+      args: eventDeleteArgs,
+      summary: `Trash an event by ${by} (force=true: delete permanently)`,
+      tags,
+      secured: true,
+      responses: { 200: EventRef, ...errorResponses(401, 403, 404, 410) },
+      handler: async ({ ctx, args, params }) => presentEvent(ctx, await service.deleteEvent(ctx, refOf(params), args.force), { jsonLd: false, blanked: false }),
+    });
+  }
+}

@@ -1,0 +1,374 @@
+import type { DateTime } from 'luxon';
+import { callerCan } from '../../auth/caller.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import type { Executor } from '../../db/schema.js';
+import { ApiError, forbidden, invalidParam, invalidParams, type ParamProblem } from '../../errors.js';
+import type { RequestContext } from '../../http/context.js';
+import { parseDateInput } from '../../http/dates.js';
+import { sanitizeHtml } from '../../http/html.js';
+import { slugCandidate, toSlug } from '../../http/slugs.js';
+import { zoneOf } from '../../http/timezones.js';
+import { resolveImage } from '../images/images.js';
+import { ORGANIZER_KIND, VENUE_KIND } from '../linked/linked.kind.js';
+import * as linkedRepo from '../linked/linked.repository.js';
+import { languages } from '../linked/linked.service.js';
+import * as posts from '../posts/posts.repository.js';
+import { canEditPost, canReadPost, scaleStatus, scheduleStatus, trashedSlug, untrashedSlug, type PostStatus } from '../posts/posts.rules.js';
+import * as termsRepo from '../terms/terms.repository.js';
+import { CATEGORIES, TAGS } from '../terms/taxonomies.js';
+import { localTime, snapToDays, sortKeys } from './events.dates.js';
+import type { EventBundle } from './events.present.js';
+import * as relations from './events.relations.js';
+import * as repo from './events.repository.js';
+
+export type EventRef = { id: number } | { slug: string };
+
+export interface EventWriteInput {
+  author?: number;
+  date?: DateTime;
+  date_utc?: DateTime;
+  title?: string;
+  description?: string;
+  slug?: string;
+  excerpt?: string;
+  status?: PostStatus;
+  timezone?: string;
+  all_day?: boolean;
+  start_date?: string | number;
+  end_date?: string | number;
+  image?: unknown;
+  cost?: { values: string[]; currency_symbol: string; currency_position: string };
+  website?: string;
+  show_map?: boolean;
+  show_map_link?: boolean;
+  hide_from_listings?: boolean;
+  sticky?: boolean;
+  featured?: boolean;
+  categories?: string[];
+  tags?: string[];
+  venue?: unknown;
+  organizer?: unknown;
+  password?: string;
+  post_parent?: number;
+}
+
+const seconds = (dt: DateTime) => Math.floor(dt.toSeconds());
+const flag = (value: boolean | undefined) => (value === undefined ? undefined : value ? 1 : 0);
+
+/** Loads what an event's representation embeds, for many events at once (no N+1). */
+export async function loadBundles(ctx: RequestContext, rows: repo.EventRow[], db: Executor = ctx.db): Promise<EventBundle[]> {
+  const langs = languages(ctx);
+  const ids = rows.map((r) => r.id);
+  const venueIds = rows.map((r) => r.venue_id).filter((id): id is number => id !== null);
+  const [organizerIds, terms] = await Promise.all([repo.organizerIdsOf(db, ids), termsRepo.termsOfEvents(db, ids, langs)]);
+  const allOrganizers = [...new Set([...organizerIds.values()].flat())];
+  const [venues, organizers, categoryTree] = await Promise.all([
+    linkedRepo.findLinkedMany(db, VENUE_KIND, venueIds, langs),
+    linkedRepo.findLinkedMany(db, ORGANIZER_KIND, allOrganizers, langs),
+    termsRepo.slugPaths(db, CATEGORIES.key),
+  ]);
+  return rows.map((row) => {
+    const eventTerms = terms.get(row.id) ?? [];
+    return {
+      row,
+      venue: row.venue_id !== null ? venues.get(row.venue_id) : undefined,
+      organizers: (organizerIds.get(row.id) ?? []).map((id) => organizers.get(id)).filter((o): o is linkedRepo.LinkedRow => o !== undefined),
+      categories: eventTerms.filter((t) => t.taxonomy === CATEGORIES.key),
+      tags: eventTerms.filter((t) => t.taxonomy === TAGS.key),
+      categoryTree,
+    };
+  });
+}
+
+async function resolveEvent(ctx: RequestContext, ref: EventRef, db: Executor = ctx.db): Promise<posts.PostBase> {
+  if ('slug' in ref) {
+    const id = await posts.findPostIdBySlug(db, 'event', ref.slug);
+    const post = id !== undefined ? await posts.findPostBase(db, id) : undefined;
+    if (!post) throw new ApiError('rest-event-not-found', { message: 'rest_event_slug_not_found', vars: { slug: ref.slug } });
+    return post;
+  }
+  const post = await posts.findPostBase(db, ref.id);
+  if (!post) throw new ApiError('rest-event-not-found', { vars: { id: ref.id } });
+  if (post.type !== 'event') throw new ApiError('rest-invalid-event-id');
+  return post;
+}
+
+export async function loadEvent(ctx: RequestContext, id: number, db: Executor = ctx.db): Promise<EventBundle> {
+  const row = await repo.findEvent(db, id, languages(ctx));
+  if (!row) throw new ApiError('rest-event-not-found', { vars: { id } });
+  return (await loadBundles(ctx, [row], db))[0];
+}
+
+/**
+ * GET /events/{id} and by slug (API.md §14), checks in order: exists → is an event → trashed →
+ * readable → password (unless it matches or the caller may edit the event).
+ */
+export async function readEvent(ctx: RequestContext, ref: EventRef, password: string | undefined): Promise<EventBundle> {
+  const post = await resolveEvent(ctx, ref);
+  if (post.status === 'trash') throw new ApiError('event-no-longer-available');
+  if (!canReadPost(ctx.caller, post)) throw new ApiError('event-not-accessible');
+  if (post.password !== '' && password !== post.password && !canEditPost(ctx.caller, post)) throw new ApiError('event-password-protected');
+  return loadEvent(ctx, post.id);
+}
+
+/** Whether a listed event is shown without its protected fields (API.md §14, §18). */
+export function isLocked(ctx: RequestContext, row: repo.EventRow, password: string | undefined): boolean {
+  return row.password !== '' && row.password !== password && !canEditPost(ctx.caller, row);
+}
+
+interface Times {
+  start_utc: number;
+  end_utc: number;
+  timezone: string;
+  all_day: boolean;
+}
+
+function parseBound(ctx: RequestContext, raw: string | number, timezone: string, name: string): DateTime {
+  const parsed = parseDateInput(raw, zoneOf(timezone), ctx.now);
+  if (!parsed) throw invalidParam(name, { message: 'invalid_date' });
+  return parsed;
+}
+
+/**
+ * The event's times after a write (API.md §13): dates in the event's zone (offsets and timestamps
+ * are instants), whole days for all-day events, and end before start rejected. On updates a lone
+ * bound changes only that bound, and a new zone keeps the local wall-clock times.
+ */
+function computeTimes(ctx: RequestContext, input: EventWriteInput, current: Times | undefined): Times {
+  const timezone = input.timezone ?? current?.timezone ?? ctx.config.siteTimezone;
+  const zone = zoneOf(timezone);
+  const keepWallClock = (utc: number) => {
+    const local = localTime(utc, current!.timezone);
+    return local.setZone(zone, { keepLocalTime: true });
+  };
+  let start = input.start_date !== undefined ? parseBound(ctx, input.start_date, timezone, 'start_date') : keepWallClock(current!.start_utc);
+  let end = input.end_date !== undefined ? parseBound(ctx, input.end_date, timezone, 'end_date') : keepWallClock(current!.end_utc);
+  const allDay = input.all_day ?? current?.all_day ?? false;
+  if (allDay) ({ start, end } = snapToDays(start.setZone(zone), end.setZone(zone)));
+  if (seconds(end) < seconds(start)) throw invalidParam('end_date', { message: 'end_before_start', code: 'end_before_start' });
+  return { start_utc: seconds(start), end_utc: seconds(end), timezone, all_day: allDay };
+}
+
+function storedCost(input: EventWriteInput['cost']): Pick<repo.EventColumns, 'cost' | 'currency_symbol' | 'currency_position'> | undefined {
+  if (!input) return undefined;
+  return { cost: input.values.length > 0 ? JSON.stringify(input.values) : '', currency_symbol: input.currency_symbol, currency_position: input.currency_position };
+}
+
+interface Relations {
+  venue?: relations.LinkedRef[];
+  organizers?: relations.LinkedRef[];
+  categories?: relations.TermRef[];
+  tags?: relations.TermRef[];
+}
+
+/** Database checks of a write, all reported together before anything is written (API.md §5). */
+async function validateWrite(ctx: RequestContext, input: EventWriteInput, selfId: number | undefined): Promise<Relations> {
+  const problems = new Map<string, ParamProblem>();
+  if (input.author !== undefined && !(await posts.userExists(ctx.db, input.author))) problems.set('author', { message: 'unknown_user', vars: { value: input.author } });
+  if (input.post_parent !== undefined && input.post_parent !== 0) {
+    if (input.post_parent === selfId || (await posts.postType(ctx.db, input.post_parent)) !== 'event') {
+      problems.set('post_parent', { message: 'unknown_event', vars: { value: input.post_parent } });
+    }
+  }
+  const result: Relations = {};
+  if (input.venue !== undefined) result.venue = await relations.parseLinked(ctx, VENUE_KIND, input.venue, problems);
+  if (input.organizer !== undefined) result.organizers = await relations.parseLinked(ctx, ORGANIZER_KIND, input.organizer, problems);
+  if (input.categories !== undefined) result.categories = await relations.parseTermRefs(ctx, CATEGORIES, input.categories, 'categories', problems);
+  if (input.tags !== undefined) result.tags = await relations.parseTermRefs(ctx, TAGS, input.tags, 'tags', problems);
+  if (problems.size > 0) throw invalidParams(problems);
+  return result;
+}
+
+function requireAuthorChange(ctx: RequestContext, author: number | undefined): void {
+  if (author !== undefined && author !== ctx.caller?.userId && !callerCan(ctx.caller, 'edit_others_posts')) throw forbidden(true);
+}
+
+async function uniqueSlug(db: Executor, base: string, exceptId: number | undefined, attempt: number): Promise<string> {
+  if (base === '') return '';
+  for (let n = 1 + attempt; ; n++) {
+    const candidate = slugCandidate(base, n);
+    if (!(await posts.slugTaken(db, 'event', candidate, exceptId))) return candidate;
+  }
+}
+
+async function imageId(ctx: RequestContext, db: Executor, raw: unknown): Promise<number | null> {
+  const outcome = await resolveImage(ctx, db, raw);
+  if (!outcome.ok) throw invalidParam('image', outcome.problem);
+  return outcome.imageId;
+}
+
+/** Applies venue, organizers and terms inside the transaction; returns the term ids to recount. */
+async function writeRelations(ctx: RequestContext, trx: Executor, eventId: number, rel: Relations): Promise<number[]> {
+  const touched: number[] = [];
+  if (rel.venue) {
+    const [venueId] = await relations.materialiseLinked(ctx, trx, VENUE_KIND, rel.venue);
+    await repo.updateEventColumns(trx, eventId, { venue_id: venueId ?? null });
+  }
+  if (rel.organizers) await repo.setOrganizers(trx, eventId, await relations.materialiseLinked(ctx, trx, ORGANIZER_KIND, rel.organizers));
+  for (const [taxonomy, refs] of [[CATEGORIES, rel.categories], [TAGS, rel.tags]] as const) {
+    if (refs) touched.push(...(await repo.setTerms(trx, eventId, taxonomy.key, await relations.materialiseTerms(ctx, trx, taxonomy, refs))));
+  }
+  return touched;
+}
+
+async function withSlugRetry<T>(write: (attempt: number) => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await write(attempt);
+    } catch (error) {
+      if (!isUniqueViolation(error) || attempt >= 5) throw error;
+    }
+  }
+}
+
+function publicationInstant(input: EventWriteInput): number | undefined {
+  const date = input.date ?? input.date_utc;
+  return date ? seconds(date) : undefined;
+}
+
+/** POST /events (API.md §13): 201 with the event; status scaled by role; one transaction. */
+export async function createEvent(ctx: RequestContext, input: EventWriteInput & { title: string; start_date: string | number; end_date: string | number }): Promise<number> {
+  const times = computeTimes(ctx, input, undefined);
+  const rel = await validateWrite(ctx, input, undefined);
+  if (!callerCan(ctx.caller, 'create_posts')) throw forbidden(ctx.caller !== null);
+  requireAuthorChange(ctx, input.author);
+  const now = seconds(ctx.now);
+  const publishedAt = publicationInstant(input) ?? now;
+  const status = scheduleStatus(scaleStatus(ctx.caller, input.status), publishedAt, now);
+  const baseSlug = input.slug === undefined && (status === 'draft' || status === 'pending') ? '' : toSlug(input.slug ?? input.title);
+  const cost = storedCost(input.cost);
+  return withSlugRetry((attempt) =>
+    ctx.db.transaction().execute(async (trx) => {
+      const id = await posts.insertPost(trx, {
+        type: 'event',
+        author_id: input.author ?? ctx.caller?.userId ?? 0,
+        status,
+        slug: await uniqueSlug(trx, baseSlug, undefined, attempt),
+        title: input.title,
+        description: sanitizeHtml(input.description ?? ''),
+        excerpt: sanitizeHtml(input.excerpt ?? ''),
+        password: input.password ?? '',
+        lang: ctx.lang,
+        parent_id: input.post_parent ?? 0,
+        image_id: input.image !== undefined ? await imageId(ctx, trx, input.image) : null,
+        published_at: publishedAt,
+        modified_at: now,
+      });
+      await repo.insertEventColumns(trx, id, {
+        start_utc: times.start_utc,
+        end_utc: times.end_utc,
+        ...sortKeys(times.start_utc, times.end_utc, times.timezone, times.all_day, ctx.config.siteTimezone),
+        timezone: times.timezone,
+        all_day: times.all_day ? 1 : 0,
+        cost: cost?.cost ?? '',
+        currency_symbol: cost?.currency_symbol ?? '',
+        currency_code: '',
+        currency_position: cost?.currency_position ?? '',
+        website: input.website || null,
+        show_map: flag(input.show_map) ?? 0,
+        show_map_link: flag(input.show_map_link) ?? 0,
+        hide_from_listings: flag(input.hide_from_listings) ?? 0,
+        sticky: flag(input.sticky) ?? 0,
+        featured: flag(input.featured) ?? 0,
+        venue_id: null,
+      });
+      const touched = await writeRelations(ctx, trx, id, rel);
+      await termsRepo.recountTerms(trx, touched);
+      return id;
+    }),
+  );
+}
+
+async function currentTimes(ctx: RequestContext, id: number): Promise<Times> {
+  const row = await ctx.db.selectFrom('events').select(['start_utc', 'end_utc', 'timezone', 'all_day']).where('post_id', '=', id).executeTakeFirstOrThrow();
+  return { start_utc: row.start_utc, end_utc: row.end_utc, timezone: row.timezone, all_day: row.all_day === 1 };
+}
+
+function touchesTimes(input: EventWriteInput): boolean {
+  return input.start_date !== undefined || input.end_date !== undefined || input.timezone !== undefined || input.all_day !== undefined;
+}
+
+/** Partial update by id or slug (API.md §13): omitted fields keep their values. */
+export async function updateEvent(ctx: RequestContext, ref: EventRef, input: EventWriteInput): Promise<number> {
+  const post = await resolveEvent(ctx, ref);
+  const times = touchesTimes(input) ? computeTimes(ctx, input, await currentTimes(ctx, post.id)) : undefined;
+  const rel = await validateWrite(ctx, input, post.id);
+  if (!canEditPost(ctx.caller, post)) throw forbidden(ctx.caller !== null);
+  requireAuthorChange(ctx, input.author);
+  const now = seconds(ctx.now);
+  const changes: posts.PostChanges = { modified_at: now };
+  const publishedAt = publicationInstant(input);
+  if (publishedAt !== undefined) changes.published_at = publishedAt;
+  let status = post.status as PostStatus;
+  if (input.status !== undefined) status = scheduleStatus(scaleStatus(ctx.caller, input.status), publishedAt ?? post.published_at, now);
+  if (status !== post.status) changes.status = status;
+  if (input.author !== undefined) changes.author_id = input.author;
+  if (input.password !== undefined) changes.password = input.password;
+  if (input.post_parent !== undefined) changes.parent_id = input.post_parent;
+  const translated: posts.TranslatedPostFields = {};
+  if (input.title !== undefined) translated.title = input.title;
+  if (input.description !== undefined) translated.description = sanitizeHtml(input.description);
+  if (input.excerpt !== undefined) translated.excerpt = sanitizeHtml(input.excerpt);
+  const inOriginal = post.lang === ctx.lang;
+  if (inOriginal) Object.assign(changes, translated);
+  const columns: Partial<repo.EventColumns> = { ...storedCost(input.cost) };
+  if (times) {
+    Object.assign(columns, {
+      start_utc: times.start_utc,
+      end_utc: times.end_utc,
+      ...sortKeys(times.start_utc, times.end_utc, times.timezone, times.all_day, ctx.config.siteTimezone),
+      timezone: times.timezone,
+      all_day: times.all_day ? 1 : 0,
+    });
+  }
+  if (input.website !== undefined) columns.website = input.website || null;
+  for (const name of ['show_map', 'show_map_link', 'hide_from_listings', 'sticky', 'featured'] as const) {
+    if (input[name] !== undefined) columns[name] = input[name] ? 1 : 0;
+  }
+  await withSlugRetry((attempt) =>
+    ctx.db.transaction().execute(async (trx) => {
+      const slug = await nextSlug(trx, post, status, input, attempt);
+      if (slug !== post.slug) changes.slug = slug;
+      if (input.image !== undefined) changes.image_id = await imageId(ctx, trx, input.image);
+      await posts.updatePost(trx, post.id, changes);
+      if (!inOriginal) await posts.upsertPostTranslation(trx, post.id, ctx.lang, translated);
+      await repo.updateEventColumns(trx, post.id, columns);
+      const touched = await writeRelations(ctx, trx, post.id, rel);
+      if (status !== post.status) touched.push(...(await repo.termIdsOfEvent(trx, post.id)));
+      await termsRepo.recountTerms(trx, [...new Set(touched)]);
+    }),
+  );
+  return post.id;
+}
+
+async function nextSlug(db: Executor, post: posts.PostBase, status: PostStatus, input: EventWriteInput, attempt: number): Promise<string> {
+  let base = untrashedSlug(post.slug);
+  if (input.slug !== undefined) base = toSlug(input.slug);
+  else if (base === '' && status !== 'draft' && status !== 'pending') {
+    base = toSlug(input.title ?? (await db.selectFrom('posts').select('title').where('id', '=', post.id).executeTakeFirstOrThrow()).title);
+  }
+  if (status === 'trash') return trashedSlug(base);
+  if (base === post.slug && attempt === 0) return base;
+  return uniqueSlug(db, base, post.id, attempt);
+}
+
+/** DELETE (API.md §13): trash (410 the second time) or, with force=true for editors, delete for good. */
+export async function deleteEvent(ctx: RequestContext, ref: EventRef, force: boolean): Promise<EventBundle> {
+  const post = await resolveEvent(ctx, ref);
+  if (!canEditPost(ctx.caller, post) || (force && !callerCan(ctx.caller, 'delete_permanently'))) throw forbidden(ctx.caller !== null);
+  if (!force && post.status === 'trash') throw new ApiError('event-is-in-trash');
+  const terms = await repo.termIdsOfEvent(ctx.db, post.id);
+  if (force) {
+    const last = await loadEvent(ctx, post.id);
+    await ctx.db.transaction().execute(async (trx) => {
+      await posts.deletePost(trx, post.id);
+      await termsRepo.recountTerms(trx, terms);
+    });
+    return last;
+  }
+  await ctx.db.transaction().execute(async (trx) => {
+    await posts.updatePost(trx, post.id, { status: 'trash', slug: trashedSlug(post.slug), modified_at: seconds(ctx.now) });
+    await termsRepo.recountTerms(trx, terms);
+  });
+  return loadEvent(ctx, post.id);
+}
