@@ -9,7 +9,9 @@ import { RouteRegistry } from './http/routes.js';
 import { orderPreservingSerializerFactory } from './http/serializer.js';
 import { NAMESPACE } from './http/urls.js';
 import { LANGUAGES } from './i18n/languages.js';
+import { syncSiteTimezone } from './modules/events/events.maintenance.js';
 import { registerEventRoutes } from './modules/events/events.routes.js';
+import { registerPageRoutes } from './modules/pages/pages.routes.js';
 import { registerOrganizerRoutes } from './modules/organizers/organizers.routes.js';
 import { registerTermRoutes } from './modules/terms/terms.routes.js';
 import { registerVenueRoutes } from './modules/venues/venues.routes.js';
@@ -55,6 +57,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const handle = connect(config.databaseUrl);
   try {
     await migrateToLatest(handle.db, handle.dialect);
+    await syncSiteTimezone(handle.db, config);
   } catch (error) {
     await handle.close();
     throw error;
@@ -86,5 +89,6 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   registerOrganizerRoutes(app, registry);
   registerTermRoutes(app, registry);
   registerOptionsRoutes(app, registry);
+  registerPageRoutes(app);
   return app;
 }

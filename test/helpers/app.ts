@@ -27,6 +27,8 @@ export interface RequestOptions {
   query?: Record<string, string | number | boolean | (string | number)[] | undefined>;
   headers?: Record<string, string>;
   form?: boolean;
+  /** Send the path as is (public pages), instead of under the namespace. */
+  raw?: boolean;
 }
 
 export class TestApi {
@@ -72,7 +74,7 @@ export class TestApi {
         payload = typeof body === 'string' ? body : JSON.stringify(body);
       }
     }
-    const url = path.startsWith('/') && !path.startsWith(NS) && !/^\/[a-z-]+\/calendar/.test(path) ? `${NS}${path}` : path;
+    const url = !options.raw && path.startsWith('/') && !path.startsWith(NS) && !/^\/[a-z-]+\/calendar/.test(path) ? `${NS}${path}` : path;
     const response = await this.app.inject({ method: method as never, url, headers, payload, query: options.query as never });
     let json: unknown;
     try {

@@ -1,0 +1,103 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { requestContext, type RequestContext } from '../../http/context.js';
+import { autoParagraph } from '../../http/html.js';
+import { ApiError } from '../../errors.js';
+import { formatLocal } from '../events/events.dates.js';
+import { listEventPage } from '../events/events.list.js';
+import * as events from '../events/events.service.js';
+import { ORGANIZER_KIND, VENUE_KIND, type LinkedKind } from '../linked/linked.kind.js';
+import { readLinked } from '../linked/linked.service.js';
+import * as posts from '../posts/posts.repository.js';
+import * as termsRepo from '../terms/terms.repository.js';
+import { CATEGORIES, TAGS, type Taxonomy } from '../terms/taxonomies.js';
+import { notFoundPage, renderPage, type PageContent } from './pages.render.js';
+
+function sendPage(reply: FastifyReply, html: string, status = 200): FastifyReply {
+  return reply.code(status).type('text/html; charset=utf-8').send(html);
+}
+
+/** Renders a page, or the HTML 404 when the item is unknown or not public. */
+async function respond(ctx: RequestContext, reply: FastifyReply, build: () => Promise<PageContent>): Promise<FastifyReply> {
+  try {
+    return sendPage(reply, renderPage(await build()));
+  } catch (error) {
+    if (error instanceof ApiError && error.status < 500) return sendPage(reply, notFoundPage(ctx.lang), 404);
+    throw error;
+  }
+}
+
+async function eventPage(ctx: RequestContext, id: number): Promise<PageContent> {
+  const { row, venue } = await events.readEvent(ctx, { id }, undefined);
+  return {
+    lang: ctx.lang,
+    title: row.title,
+    restUrl: ctx.urls.rest(`events/${row.id}`),
+    facts: [`${formatLocal(row.start_utc, row.timezone)} – ${formatLocal(row.end_utc, row.timezone)} (${row.timezone})`, venue ? venue.title : ''],
+    bodyHtml: autoParagraph(row.description),
+    links: venue ? [{ href: ctx.urls.page(`/venue/${encodeURIComponent(venue.slug)}/`), text: venue.title }] : [],
+  };
+}
+
+async function linkedPage(ctx: RequestContext, kind: LinkedKind, id: number): Promise<PageContent> {
+  const row = await readLinked(ctx, kind, { id });
+  const details = Object.values(row.details).filter((v): v is string => typeof v === 'string' && v !== '');
+  return { lang: ctx.lang, title: row.title, restUrl: ctx.urls.rest(`${kind.path}/${row.id}`), facts: [details.join(', ')], bodyHtml: autoParagraph(row.description), links: [] };
+}
+
+async function termPage(ctx: RequestContext, taxonomy: Taxonomy, slug: string): Promise<PageContent> {
+  const id = await termsRepo.findTermIdBySlug(ctx.db, taxonomy.key, slug);
+  const term = id !== undefined ? await termsRepo.findTerm(ctx.db, taxonomy.key, id, { lang: ctx.lang, defaultLang: ctx.config.defaultLanguage }) : undefined;
+  if (!term) throw new ApiError('rest_term_invalid');
+  const page = await listEventPage(ctx, { page: 1, per_page: ctx.config.maxPerPage, strict_dates: false, [taxonomy.path]: [String(term.id)] });
+  return {
+    lang: ctx.lang,
+    title: term.name,
+    restUrl: ctx.urls.rest(`${taxonomy.path}/${term.id}`),
+    facts: [],
+    bodyHtml: term.description,
+    links: page.items.map(({ bundle }) => ({ href: ctx.urls.page(`/event/${encodeURIComponent(bundle.row.slug)}/`), text: `${bundle.row.title} (${formatLocal(bundle.row.start_utc, bundle.row.timezone)})` })),
+  };
+}
+
+async function postIdBySlug(ctx: RequestContext, type: string, slug: string): Promise<number> {
+  const id = await posts.findPostIdBySlug(ctx.db, type, slug);
+  if (id === undefined) throw new ApiError('rest_term_invalid');
+  return id;
+}
+
+const POST_TYPES: Record<string, (ctx: RequestContext, id: number) => Promise<PageContent>> = {
+  tribe_events: eventPage,
+  tribe_venue: (ctx, id) => linkedPage(ctx, VENUE_KIND, id),
+  tribe_organizer: (ctx, id) => linkedPage(ctx, ORGANIZER_KIND, id),
+};
+
+/** Public pages at the `url` of events, venues, organizers, categories and tags (API.md §8). */
+export function registerPageRoutes(app: FastifyInstance): void {
+  const schema = { hide: true };
+  app.get('/event/:slug', { schema }, async (request, reply) => {
+    const ctx = requestContext(request);
+    return respond(ctx, reply, async () => eventPage(ctx, await postIdBySlug(ctx, 'event', (request.params as { slug: string }).slug)));
+  });
+  for (const kind of [VENUE_KIND, ORGANIZER_KIND]) {
+    app.get(`/${kind.type}/:slug`, { schema }, async (request, reply) => {
+      const ctx = requestContext(request);
+      return respond(ctx, reply, async () => linkedPage(ctx, kind, await postIdBySlug(ctx, kind.type, (request.params as { slug: string }).slug)));
+    });
+  }
+  app.get('/events/category/*', { schema }, async (request, reply) => {
+    const ctx = requestContext(request);
+    const path = (request.params as { '*': string })['*'].split('/').filter((s) => s !== '');
+    return respond(ctx, reply, () => termPage(ctx, CATEGORIES, decodeURIComponent(path[path.length - 1] ?? '')));
+  });
+  app.get('/tag/:slug', { schema }, async (request, reply) => {
+    const ctx = requestContext(request);
+    return respond(ctx, reply, () => termPage(ctx, TAGS, (request.params as { slug: string }).slug));
+  });
+  app.get('/', { schema }, async (request, reply) => {
+    const ctx = requestContext(request);
+    const query = request.query as { post_type?: string; p?: string };
+    const render = query.post_type ? POST_TYPES[query.post_type] : undefined;
+    if (!render || !/^\d+$/.test(query.p ?? '')) return sendPage(reply, notFoundPage(ctx.lang), 404);
+    return respond(ctx, reply, () => render(ctx, Number(query.p)));
+  });
+}

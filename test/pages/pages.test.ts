@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { testDialects } from '../helpers/databases.js';
+import { useTestApp } from '../helpers/app.js';
+
+const ORIGIN = 'http://127.0.0.1:8080';
+const pathOf = (url: string) => url.slice(ORIGIN.length);
+
+for (const dialect of await testDialects()) {
+  describe(`public pages behind every url [${dialect}]`, () => {
+    const t = useTestApp(dialect);
+
+    it('the url of an event, its venue, organizer, category and tag answers with an HTML page of the item', async () => {
+      const parent = await t.api.post('/categories', { name: 'Music' }, { as: 'editor' });
+      const category = await t.api.post('/categories', { name: 'Jazz', parent: parent.json.id }, { as: 'editor' });
+      const tag = await t.api.post('/tags', { name: 'Late night' }, { as: 'editor' });
+      const event = await t.api.post(
+        '/events',
+        {
+          title: 'Night <b>&</b> "Day"',
+          description: 'A long evening.',
+          start_date: '2026-12-21 18:00:00',
+          end_date: '2026-12-21 23:00:00',
+          venue: { venue: 'Blue Room', city: 'Springfield' },
+          organizer: [{ organizer: 'Night Org' }],
+          categories: [category.json.id],
+          tags: [tag.json.id],
+        },
+        { as: 'editor' },
+      );
+      assert.equal(event.status, 201, event.text);
+      const categoryUrl = (await t.api.get(`/categories/${category.json.id}`)).json.url;
+      assert.equal(categoryUrl, `${ORIGIN}/events/category/music/jazz/`);
+      const urls = [event.json.url, event.json.venue.url, event.json.organizer[0].url, categoryUrl, (await t.api.get(`/tags/${tag.json.id}`)).json.url];
+      for (const url of urls) {
+        const res = await t.api.request('GET', pathOf(url), undefined, { raw: true });
+        assert.equal(res.status, 200, url);
+        assert.match(String(res.headers['content-type']), /^text\/html/);
+        assert.ok(res.text.startsWith('<!doctype html>'), url);
+      }
+      const page = await t.api.request('GET', pathOf(event.json.url), undefined, { raw: true });
+      assert.ok(page.text.includes('<h1>Night &lt;b&gt;&amp;&lt;/b&gt; &quot;Day&quot;</h1>'));
+      assert.ok(page.text.includes('<p>A long evening.</p>'));
+      assert.ok(page.text.includes('Blue Room'));
+      assert.ok(page.text.includes(`href="${ORIGIN}/calendar/events/v1/events/${event.json.id}"`));
+      const categoryPage = await t.api.request('GET', pathOf(categoryUrl), undefined, { raw: true });
+      assert.ok(categoryPage.text.includes('Night &lt;b&gt;'), 'the category page lists its events');
+    });
+
+    it('unpublished items and unknown slugs are a 404 page, not someone else\'s draft', async () => {
+      const draft = await t.api.post('/events', { title: 'Secret plan', start_date: '2026-12-22 10:00', end_date: '2026-12-22 11:00', status: 'draft' }, { as: 'editor' });
+      assert.equal(draft.json.url, `${ORIGIN}/?post_type=tribe_events&p=${draft.json.id}`);
+      const res = await t.api.request('GET', pathOf(draft.json.url), undefined, { raw: true });
+      assert.equal(res.status, 404);
+      assert.ok(!res.text.includes('Secret plan'));
+      assert.equal((await t.api.request('GET', '/event/no-such-event/', undefined, { raw: true })).status, 404);
+      assert.equal((await t.api.request('GET', '/tag/no-such-tag/', undefined, { raw: true })).status, 404);
+      assert.equal((await t.api.request('GET', '/?post_type=unknown&p=1', undefined, { raw: true })).status, 404);
+    });
+  });
+}
