@@ -2,6 +2,7 @@ import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'k
 import type { Dialect } from './connect.js';
 import * as initial from './migrations/0001_initial.js';
 import * as distance from './migrations/0002_distance_function.js';
+import * as termSlugs from './migrations/0003_translated_term_slugs.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -11,6 +12,7 @@ interface DialectMigration {
 const STEPS: Record<string, DialectMigration> = {
   '0001_initial': initial,
   '0002_distance_function': distance,
+  '0003_translated_term_slugs': termSlugs,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -42,6 +42,7 @@ export interface TermTranslationsTable {
   lang: string;
   name: string | null;
   name_key: string | null;
+  slug: string | null;
   description: string | null;
 }
 

@@ -87,7 +87,7 @@ const instant = (dt: DateTime | undefined) => (dt ? Math.floor(dt.toSeconds()) :
 async function termFilter(ctx: RequestContext, taxonomy: Taxonomy, refs: string[], name: string, problems: Map<string, ParamProblem>): Promise<number[]> {
   const ids = refs.map((r) => parsePositiveInteger(r)).filter((id): id is number => id !== undefined);
   const known = await termsRepo.existingTermIds(ctx.db, taxonomy.key, ids);
-  const bySlug = await termsRepo.termIdsBySlugs(ctx.db, taxonomy.key, refs.filter((r) => parsePositiveInteger(r) === undefined));
+  const bySlug = await termsRepo.termIdsBySlugs(ctx.db, taxonomy.key, refs.filter((r) => parsePositiveInteger(r) === undefined), languages(ctx));
   const resolved: number[] = [];
   const unknown: string[] = [];
   for (const ref of refs) {

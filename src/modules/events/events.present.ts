@@ -8,7 +8,7 @@ import { presentImage } from '../images/images.js';
 import { globalIds, postPageUrl, siteDate, utcDate } from '../linked/linked.present.js';
 import type { LinkedRow } from '../linked/linked.repository.js';
 import { organizerJsonLd, presentOrganizer } from '../organizers/organizers.present.js';
-import type { SlugTreeMap, TermRow } from '../terms/terms.repository.js';
+import type { TermRow } from '../terms/terms.repository.js';
 import { presentEmbeddedTerm } from '../terms/terms.present.js';
 import { CATEGORIES, TAGS } from '../terms/taxonomies.js';
 import { presentVenue, venueJsonLd } from '../venues/venues.present.js';
@@ -23,7 +23,6 @@ export interface EventBundle {
   organizers: LinkedRow[];
   categories: TermRow[];
   tags: TermRow[];
-  categoryTree: SlugTreeMap;
 }
 
 export interface PresentOptions {

@@ -111,7 +111,7 @@ export async function materialiseLinked(ctx: RequestContext, db: Executor, kind:
 export async function parseTermRefs(ctx: RequestContext, taxonomy: Taxonomy, values: string[], name: string, problems: Map<string, ParamProblem>): Promise<TermRef[] | undefined> {
   const ids = values.map((v) => parsePositiveInteger(v)).filter((id): id is number => id !== undefined);
   const known = await termsRepo.existingTermIds(ctx.db, taxonomy.key, ids);
-  const slugs = await termsRepo.termIdsBySlugs(ctx.db, taxonomy.key, values.filter((v) => parsePositiveInteger(v) === undefined));
+  const slugs = await termsRepo.termIdsBySlugs(ctx.db, taxonomy.key, values.filter((v) => parsePositiveInteger(v) === undefined), { lang: ctx.lang, defaultLang: ctx.config.defaultLanguage });
   const refs: TermRef[] = [];
   const unknown: string[] = [];
   for (const value of values) {

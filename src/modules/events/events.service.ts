@@ -62,10 +62,9 @@ export async function loadBundles(ctx: RequestContext, rows: repo.EventRow[], db
   const venueIds = rows.map((r) => r.venue_id).filter((id): id is number => id !== null);
   const [organizerIds, terms] = await Promise.all([repo.organizerIdsOf(db, ids), termsRepo.termsOfEvents(db, ids, langs)]);
   const allOrganizers = [...new Set([...organizerIds.values()].flat())];
-  const [venues, organizers, categoryTree] = await Promise.all([
+  const [venues, organizers] = await Promise.all([
     linkedRepo.findLinkedMany(db, VENUE_KIND, venueIds, langs),
     linkedRepo.findLinkedMany(db, ORGANIZER_KIND, allOrganizers, langs),
-    termsRepo.slugPaths(db, CATEGORIES.key),
   ]);
   return rows.map((row) => {
     const eventTerms = terms.get(row.id) ?? [];
@@ -75,7 +74,6 @@ export async function loadBundles(ctx: RequestContext, rows: repo.EventRow[], db
       organizers: (organizerIds.get(row.id) ?? []).map((id) => organizers.get(id)).filter((o): o is linkedRepo.LinkedRow => o !== undefined),
       categories: eventTerms.filter((t) => t.taxonomy === CATEGORIES.key),
       tags: eventTerms.filter((t) => t.taxonomy === TAGS.key),
-      categoryTree,
     };
   });
 }

@@ -45,8 +45,9 @@ async function linkedPage(ctx: RequestContext, kind: LinkedKind, id: number): Pr
 }
 
 async function termPage(ctx: RequestContext, taxonomy: Taxonomy, slug: string): Promise<PageContent> {
-  const id = await termsRepo.findTermIdBySlug(ctx.db, taxonomy.key, slug);
-  const term = id !== undefined ? await termsRepo.findTerm(ctx.db, taxonomy.key, id, { lang: ctx.lang, defaultLang: ctx.config.defaultLanguage }) : undefined;
+  const languages = { lang: ctx.lang, defaultLang: ctx.config.defaultLanguage };
+  const id = await termsRepo.findTermIdBySlug(ctx.db, taxonomy.key, slug, languages);
+  const term = id !== undefined ? await termsRepo.findTerm(ctx.db, taxonomy.key, id, languages) : undefined;
   if (!term) throw new ApiError('rest_term_invalid');
   const page = await listEventPage(ctx, { page: 1, per_page: ctx.config.maxPerPage, strict_dates: false, [taxonomy.path]: [String(term.id)] });
   return {

@@ -50,7 +50,7 @@ function selectTerms(db: Executor, { lang, defaultLang }: TermLanguages): TermQu
     .select([
       'terms.id',
       'terms.taxonomy',
-      'terms.slug',
+      translatedColumn('terms', 'slug', lang, defaultLang).as('slug'),
       'terms.parent_id',
       'terms.count',
       'terms.lang',
@@ -63,7 +63,10 @@ function selectTerms(db: Executor, { lang, defaultLang }: TermLanguages): TermQu
 function applyFilter(query: TermQuery, filter: TermFilter, languages: TermLanguages): TermQuery {
   let q = query.where('terms.taxonomy', '=', filter.taxonomy);
   if (filter.hideEmpty) q = q.where('terms.count', '>', 0);
-  if (filter.slug !== undefined) q = q.where('terms.slug', '=', filter.slug);
+  if (filter.slug !== undefined) {
+    const slug = filter.slug;
+    q = q.where(sql<boolean>`(${translatedColumn('terms', 'slug', languages.lang, languages.defaultLang)} = ${slug} OR terms.slug = ${slug})`);
+  }
   if (filter.include) q = q.where('terms.id', 'in', filter.include);
   if (filter.exclude && filter.exclude.length > 0) q = q.where('terms.id', 'not in', filter.exclude);
   if (filter.parent !== undefined) q = q.where('terms.parent_id', '=', filter.parent);
@@ -76,7 +79,8 @@ function applyFilter(query: TermQuery, filter: TermFilter, languages: TermLangua
   if (filter.search !== undefined) {
     const pattern = containsPattern(filter.search);
     const nameKey = translatedColumn('terms', 'name_key', languages.lang, languages.defaultLang);
-    q = q.where(sql<boolean>`(${nameKey} LIKE ${pattern} ESCAPE '\\' OR terms.slug LIKE ${pattern} ESCAPE '\\')`);
+    const slug = translatedColumn('terms', 'slug', languages.lang, languages.defaultLang);
+    q = q.where(sql<boolean>`(${nameKey} LIKE ${pattern} ESCAPE '\\' OR ${slug} LIKE ${pattern} ESCAPE '\\')`);
   }
   return q;
 }
@@ -87,7 +91,7 @@ function applyOrder(query: TermQuery, order: TermOrder): TermQuery {
     case 'id':
       return query.orderBy('terms.id', dir);
     case 'slug':
-      return query.orderBy('terms.slug', dir).orderBy('terms.id', dir);
+      return query.orderBy(sql.ref('slug'), dir).orderBy('terms.id', dir);
     case 'count':
       return query.orderBy('terms.count', dir).orderBy('terms.id', dir);
     case 'description':
@@ -126,16 +130,31 @@ export async function existingTermIds(db: Executor, taxonomy: string, ids: reado
   return new Set(rows.map((r) => r.id));
 }
 
-/** Term ids by slug (exact) within a taxonomy. */
-export async function termIdsBySlugs(db: Executor, taxonomy: string, slugs: readonly string[]): Promise<Map<string, number>> {
+/**
+ * Term ids by slug (exact) within a taxonomy: the original slugs, and the translated ones of the
+ * request and default languages when given (API.md §15).
+ */
+export async function termIdsBySlugs(db: Executor, taxonomy: string, slugs: readonly string[], languages?: TermLanguages): Promise<Map<string, number>> {
   if (slugs.length === 0) return new Map();
   const rows = await db.selectFrom('terms').select(['id', 'slug']).where('taxonomy', '=', taxonomy).where('slug', 'in', [...slugs]).execute();
-  return new Map(rows.map((r) => [r.slug, r.id]));
+  const result = new Map(rows.map((r) => [r.slug, r.id]));
+  if (languages) {
+    const translated = await db
+      .selectFrom('term_translations')
+      .innerJoin('terms', 'terms.id', 'term_translations.term_id')
+      .select(['terms.id', 'term_translations.slug', 'term_translations.lang'])
+      .where('terms.taxonomy', '=', taxonomy)
+      .where('term_translations.slug', 'in', [...slugs])
+      .where('term_translations.lang', 'in', [languages.lang, languages.defaultLang])
+      .orderBy(sql`CASE WHEN term_translations.lang = ${languages.lang} THEN 0 ELSE 1 END`)
+      .execute();
+    for (const row of translated) if (row.slug !== null && !result.has(row.slug)) result.set(row.slug, row.id);
+  }
+  return result;
 }
 
-export async function findTermIdBySlug(db: Executor, taxonomy: string, slug: string): Promise<number | undefined> {
-  const row = await db.selectFrom('terms').select('id').where('taxonomy', '=', taxonomy).where('slug', '=', slug).executeTakeFirst();
-  return row?.id;
+export async function findTermIdBySlug(db: Executor, taxonomy: string, slug: string, languages?: TermLanguages): Promise<number | undefined> {
+  return (await termIdsBySlugs(db, taxonomy, [slug], languages)).get(slug);
 }
 
 export async function findTermIdByName(db: Executor, taxonomy: string, parentId: number, nameKey: string): Promise<number | undefined> {
@@ -186,7 +205,7 @@ export async function upsertTermTranslation(
   db: Executor,
   termId: number,
   lang: string,
-  fields: { name?: string; name_key?: string; description?: string },
+  fields: { name?: string; name_key?: string; slug?: string; description?: string },
 ): Promise<void> {
   const existing = await db.selectFrom('term_translations').select('term_id').where('term_id', '=', termId).where('lang', '=', lang).executeTakeFirst();
   if (existing) {
@@ -195,7 +214,7 @@ export async function upsertTermTranslation(
   }
   await db
     .insertInto('term_translations')
-    .values({ term_id: termId, lang, name: fields.name ?? null, name_key: fields.name_key ?? null, description: fields.description ?? null })
+    .values({ term_id: termId, lang, name: fields.name ?? null, name_key: fields.name_key ?? null, slug: fields.slug ?? null, description: fields.description ?? null })
     .execute();
 }
 
@@ -223,8 +242,12 @@ export async function ancestorsOf(db: Executor, parentId: number): Promise<{ id:
 /** Slug paths of many categories at once: id → ancestor slugs (root first) followed by its own. */
 export type SlugTreeMap = Map<number, { slug: string; parent: number }>;
 
-export async function slugPaths(db: Executor, taxonomy: string): Promise<SlugTreeMap> {
-  const rows = await db.selectFrom('terms').select(['id', 'slug', 'parent_id']).where('taxonomy', '=', taxonomy).execute();
+export async function slugPaths(db: Executor, taxonomy: string, languages?: TermLanguages): Promise<SlugTreeMap> {
+  if (!languages) {
+    const rows = await db.selectFrom('terms').select(['id', 'slug', 'parent_id']).where('taxonomy', '=', taxonomy).execute();
+    return new Map(rows.map((r) => [r.id, { slug: r.slug, parent: r.parent_id }]));
+  }
+  const rows = await selectTerms(db, languages).where('terms.taxonomy', '=', taxonomy).execute();
   return new Map(rows.map((r) => [r.id, { slug: r.slug, parent: r.parent_id }]));
 }
 

@@ -51,7 +51,7 @@ async function resolveTermRefs(ctx: RequestContext, taxonomy: Taxonomy, refs: re
   const ids = refs.map((ref) => parsePositiveInteger(ref)).filter((id): id is number => id !== undefined);
   const slugs = refs.filter((ref) => parsePositiveInteger(ref) === undefined);
   const known = await repo.existingTermIds(ctx.db, taxonomy.key, ids);
-  const bySlug = await repo.termIdsBySlugs(ctx.db, taxonomy.key, slugs);
+  const bySlug = await repo.termIdsBySlugs(ctx.db, taxonomy.key, slugs, languages(ctx));
   const unknown = [...ids.filter((id) => !known.has(id)), ...slugs.filter((slug) => !bySlug.has(slug))];
   if (unknown.length > 0) problems.set(name, { message: 'unknown_term', vars: { value: unknown.join(', ') } });
   return refs.map((ref) => parsePositiveInteger(ref) ?? bySlug.get(ref)).filter((id): id is number => id !== undefined);
@@ -87,7 +87,7 @@ export async function listTerms(ctx: RequestContext, taxonomy: Taxonomy, input: 
   const [rows, total, tree] = await Promise.all([
     repo.listTerms(ctx.db, filter, order, langs, input.per_page, (input.page - 1) * input.per_page),
     repo.countTerms(ctx.db, filter, langs),
-    repo.slugPaths(ctx.db, taxonomy.key),
+    repo.slugPaths(ctx.db, taxonomy.key, langs),
   ]);
   return { rows, total, tree };
 }
@@ -95,7 +95,7 @@ export async function listTerms(ctx: RequestContext, taxonomy: Taxonomy, input: 
 export async function getTerm(ctx: RequestContext, taxonomy: Taxonomy, id: number): Promise<{ row: repo.TermRow; tree: repo.SlugTreeMap }> {
   const row = await repo.findTerm(ctx.db, taxonomy.key, id, languages(ctx));
   if (!row) throw new ApiError('rest_term_invalid');
-  return { row, tree: await repo.slugPaths(ctx.db, taxonomy.key) };
+  return { row, tree: await repo.slugPaths(ctx.db, taxonomy.key, languages(ctx)) };
 }
 
 function requireManage(ctx: RequestContext, taxonomy: Taxonomy, input?: TermWriteInput): void {
@@ -176,7 +176,7 @@ export async function updateTerm(ctx: RequestContext, taxonomy: Taxonomy, id: nu
     const sameName = await repo.findTermIdByName(ctx.db, taxonomy.key, parent, nameKey ?? current.name_key);
     if (sameName !== undefined && sameName !== id) throw termExists(taxonomy, sameName);
   }
-  const slug = input.slug !== undefined ? toSlug(input.slug) || current.slug : undefined;
+  const slug = input.slug !== undefined && inOriginal ? toSlug(input.slug) || current.slug : undefined;
   if (slug !== undefined && slug !== current.slug) {
     const owner = await repo.findTermIdBySlug(ctx.db, taxonomy.key, slug);
     if (owner !== undefined && owner !== id) throw termExists(taxonomy, owner, true);
@@ -184,14 +184,17 @@ export async function updateTerm(ctx: RequestContext, taxonomy: Taxonomy, id: nu
   const description = input.description !== undefined ? sanitizeHtml(input.description) : undefined;
   await ctx.db.transaction().execute(async (trx) => {
     const shared: repo.TermChanges = {};
-    if (slug !== undefined) shared.slug = slug;
     if (input.parent !== undefined) shared.parent_id = input.parent;
     if (inOriginal) {
+      if (slug !== undefined) shared.slug = slug;
       if (input.name !== undefined) Object.assign(shared, { name: input.name, name_key: nameKey });
       if (description !== undefined) shared.description = description;
-    } else if (input.name !== undefined || description !== undefined) {
+    } else if (input.name !== undefined || description !== undefined || input.slug !== undefined) {
+      // In another language the name, description and slug are that language's (API.md §15).
+      const translatedSlug = input.slug !== undefined ? toSlug(input.slug) : input.name !== undefined ? toSlug(input.name) : undefined;
       await repo.upsertTermTranslation(trx, id, ctx.lang, {
         ...(input.name !== undefined ? { name: input.name, name_key: nameKey } : {}),
+        ...(translatedSlug ? { slug: translatedSlug } : {}),
         ...(description !== undefined ? { description } : {}),
       });
     }
