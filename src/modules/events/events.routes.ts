@@ -12,6 +12,8 @@ import { effectiveBounds, listEventPage, type EventListInput } from './events.li
 import { presentEvent } from './events.present.js';
 import { eventCreateArgs, eventDeleteArgs, eventListArgs, eventListSchema, eventReadArgs, EventSchema, eventUpdateArgs } from './events.schemas.js';
 import * as service from './events.service.js';
+import { canEditPost } from '../posts/posts.rules.js';
+import { postTranslations, requireEditContext } from '../posts/posts.translations.js';
 
 const EventRef = Type.Ref(EventSchema);
 
@@ -107,7 +109,10 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
       responses: { 200: EventRef, ...errorResponses(400, 403, 404) },
       handler: async ({ ctx, args, params }) => {
         const bundle = await service.readEvent(ctx, refOf(params), args.password);
-        return presentEvent(ctx, bundle, { jsonLd: true, blanked: false });
+        const event = presentEvent(ctx, bundle, { jsonLd: true, blanked: false });
+        if (args.context !== 'edit') return event;
+        requireEditContext(canEditPost(ctx.caller, bundle.row), ctx.caller !== null);
+        return { ...event, ...(await postTranslations(ctx.db, bundle.row.id, { title: 'title', description: 'description', excerpt: 'excerpt' })) };
       },
     });
     registerRoute(app, registry, {

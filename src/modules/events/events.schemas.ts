@@ -6,6 +6,7 @@ import { ImageSchema } from '../images/images.js';
 import { JsonLdSchema } from '../linked/linked.schemas.js';
 import { OrganizerSchema } from '../organizers/organizers.schemas.js';
 import { authorArg, coordinateArg, imageArg, statusArg, statusListArg } from '../posts/posts.args.js';
+import { contextArg, TranslationsSchema } from '../posts/posts.translations.js';
 import { EmbeddedTermSchema, pageArg, perPageArg } from '../terms/terms.schemas.js';
 import { VenueSchema } from '../venues/venues.schemas.js';
 import { parseCostInput } from './events.cost.js';
@@ -67,6 +68,7 @@ export const EventSchema = Type.Object(
     organizer: Type.Array(Type.Ref(OrganizerSchema)),
     custom_fields: EmptyArray,
     json_ld: Type.Optional(JsonLdSchema),
+    ...TranslationsSchema,
   },
   { $id: 'Event', description: 'An event' },
 );
@@ -148,6 +150,7 @@ export const eventUpdateArgs = writeArgs;
 
 export const eventReadArgs = {
   password: arg.string({ description: 'The event password, to read a protected event' }),
+  context: contextArg,
 };
 
 export const eventDeleteArgs = {

@@ -8,6 +8,8 @@ import { registerRoute, type ApiRequest, type RouteRegistry } from '../../http/r
 import { errorResponses } from '../../http/schemas.js';
 import type { Query } from '../../http/urls.js';
 import { deleteArgs } from './linked.schemas.js';
+import { canEditPost } from '../posts/posts.rules.js';
+import { contextArg, postTranslations, requireEditContext } from '../posts/posts.translations.js';
 import type { LinkedKind } from './linked.kind.js';
 import type { LinkedRow } from './linked.repository.js';
 import * as service from './linked.service.js';
@@ -100,11 +102,17 @@ export function registerLinkedRoutes(app: FastifyInstance, registry: RouteRegist
     registerRoute(app, registry, {
       methods: ['GET'],
       path,
-      args: {},
+      args: { context: contextArg },
       summary: `Read a ${kind.type} by ${by}`,
       tags,
-      responses: { 200: ref, ...errorResponses(403, 404) },
-      handler: async ({ ctx, params }) => resource.present(ctx, await service.readLinked(ctx, kind, refOf(params)), { jsonLd: true }),
+      responses: { 200: ref, ...errorResponses(401, 403, 404) },
+      handler: async ({ ctx, params, args }) => {
+        const row = await service.readLinked(ctx, kind, refOf(params));
+        const item = resource.present(ctx, row, { jsonLd: true });
+        if (args.context !== 'edit') return item;
+        requireEditContext(canEditPost(ctx.caller, row), ctx.caller !== null);
+        return { ...item, ...(await postTranslations(ctx.db, row.id, { title: kind.nameField, description: 'description' })) };
+      },
     });
     registerRoute(app, registry, {
       methods: ['POST', 'PUT', 'PATCH'],

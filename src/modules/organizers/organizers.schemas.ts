@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { arg } from '../../http/args.js';
 import { ImageSchema } from '../images/images.js';
 import { emailArg } from '../posts/posts.args.js';
+import { TranslationsSchema } from '../posts/posts.translations.js';
 import { createArgs, commonWriteArgs, GlobalIdFields, JsonLdSchema, listArgs } from '../linked/linked.schemas.js';
 
 const text = Type.Optional(Type.String());
@@ -27,6 +28,7 @@ export const OrganizerSchema = Type.Object(
     email: text,
     json_ld: Type.Optional(JsonLdSchema),
     ...GlobalIdFields,
+    ...TranslationsSchema,
   },
   { $id: 'Organizer', description: 'An organizer' },
 );

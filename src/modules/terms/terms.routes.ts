@@ -15,7 +15,10 @@ import {
   tagUpdateArgs,
   termListSchema,
   TermSchema,
+  termReadArgs,
 } from './terms.schemas.js';
+import { callerCan } from '../../auth/caller.js';
+import { termTranslations, requireEditContext } from '../posts/posts.translations.js';
 import * as service from './terms.service.js';
 import { CATEGORIES, TAGS, type Taxonomy } from './taxonomies.js';
 
@@ -88,11 +91,16 @@ function registerTaxonomy<L extends ArgsSpec, C extends ArgsSpec, U extends Args
   registerRoute(app, registry, {
     methods: ['GET'],
     path: `/${taxonomy.path}/{id}`,
-    args: {},
+    args: termReadArgs,
     summary: `Read an ${label}`,
     tags,
-    responses: { 200: TermRef, ...errorResponses(404) },
-    handler: async ({ ctx, params }) => present(ctx, taxonomy, params.id!),
+    responses: { 200: TermRef, ...errorResponses(401, 403, 404) },
+    handler: async ({ ctx, params, args }) => {
+      const term = await present(ctx, taxonomy, params.id!);
+      if (args.context !== 'edit') return term;
+      requireEditContext(callerCan(ctx.caller, taxonomy.manage), ctx.caller !== null);
+      return { ...term, ...(await termTranslations(ctx.db, term.id)) };
+    },
   });
 
   registerRoute(app, registry, {

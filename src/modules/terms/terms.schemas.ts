@@ -1,5 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { arg, fail, ok, refine, required, withDefault } from '../../http/args.js';
+import { contextArg, TranslationsSchema } from '../posts/posts.translations.js';
+
+export const termReadArgs = { context: contextArg };
 
 const TermUrls = Type.Object({
   self: Type.String({ format: 'uri' }),
@@ -20,6 +23,7 @@ export const TermSchema = Type.Object(
     meta: Type.Array(Type.Never(), { maxItems: 0 }),
     url: Type.String({ format: 'uri', description: 'Public archive page of the term' }),
     urls: TermUrls,
+    ...TranslationsSchema,
   },
   { $id: 'Term', description: 'An event category or tag' },
 );

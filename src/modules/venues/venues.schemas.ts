@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { arg } from '../../http/args.js';
 import { ImageSchema } from '../images/images.js';
 import { coordinateArg } from '../posts/posts.args.js';
+import { TranslationsSchema } from '../posts/posts.translations.js';
 import { createArgs, commonWriteArgs, GlobalIdFields, JsonLdSchema, listArgs } from '../linked/linked.schemas.js';
 
 const text = Type.Optional(Type.String());
@@ -37,6 +38,7 @@ export const VenueSchema = Type.Object(
     show_map: Type.Union([Type.Boolean(), Type.Null()]),
     show_map_link: Type.Union([Type.Boolean(), Type.Null()]),
     ...GlobalIdFields,
+    ...TranslationsSchema,
   },
   { $id: 'Venue', description: 'A venue' },
 );
