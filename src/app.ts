@@ -90,5 +90,6 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   registerTermRoutes(app, registry);
   registerOptionsRoutes(app, registry);
   registerPageRoutes(app);
+  app.get('/health', { schema: { hide: true, response: { 200: { type: 'object', properties: { status: { type: 'string' } } } } } }, async () => ({ status: 'ok' }));
   return app;
 }

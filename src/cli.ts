@@ -19,6 +19,8 @@ import {
   revokeAppPassword,
   UserError,
 } from './modules/users/users.service.js';
+import { progressReporter } from './modules/seed/progress.js';
+import { seedCalendar } from './modules/seed/seed.js';
 
 /** Bad command line: exit 2 (with the whole usage text when the command itself is wrong). */
 class UsageError extends Error {
@@ -27,7 +29,7 @@ class UsageError extends Error {
   }
 }
 
-type OptionName = 'role' | 'name';
+type OptionName = 'role' | 'name' | 'events';
 
 interface Input {
   readonly args: readonly string[];
@@ -36,6 +38,7 @@ interface Input {
 
 interface Context extends Input {
   readonly db: Db;
+  readonly config: Config;
   /** Migration steps applied by this run, before the command. */
   readonly applied: readonly string[];
   readonly now: number;
@@ -123,6 +126,20 @@ const COMMANDS: Record<string, Command> = {
     run: async ({ db, args: [login] }) =>
       (await listAppPasswords(db, login)).map((row) => `${row.id}  ${row.name}  ${isoDate(row.created_at)}`),
   },
+  seed: {
+    synopsis: 'seed [--events <n>]',
+    summary: 'fill an empty calendar with realistic data (default 10000 events), with a progress bar',
+    args: [],
+    options: ['events'],
+    run: async ({ db, config, options }) => {
+      const events = options.events === undefined ? 10_000 : positiveId(options.events);
+      if ((await db.selectFrom('posts').select('id').limit(1).execute()).length > 0) throw new UserError('seed needs an empty calendar (no events, venues or organizers yet)');
+      const started = Date.now();
+      const result = await seedCalendar(db, config, { events, onProgress: progressReporter('events') });
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      return [`Seeded ${result.events} events, ${result.venues} venues, ${result.organizers} organizers, ${result.categories} categories and ${result.tags} tags in ${seconds} s.`];
+    },
+  },
   'app-password:revoke': {
     synopsis: 'app-password:revoke <login> <id>',
     summary: 'revoke one application password',
@@ -144,7 +161,7 @@ function parse(argv: readonly string[]): { values: Record<string, string | boole
   try {
     return parseArgs({
       args: [...argv],
-      options: { role: { type: 'string' }, name: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: { role: { type: 'string' }, name: { type: 'string' }, events: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
       allowPositionals: true,
       strict: true,
     });
@@ -155,7 +172,7 @@ function parse(argv: readonly string[]): { values: Record<string, string | boole
 
 function checkOptions(name: string, command: Command, values: Record<string, string | boolean | undefined>): Input['options'] {
   const options: Partial<Record<OptionName, string>> = {};
-  for (const option of ['role', 'name'] as const) {
+  for (const option of ['role', 'name', 'events'] as const) {
     const value = values[option];
     if (value === undefined) continue;
     if (!command.options?.includes(option)) throw new UsageError(`${name} does not take --${option}`);
@@ -192,7 +209,7 @@ async function execute(config: Config, command: Command, input: Input): Promise<
   const handle = connect(config.databaseUrl);
   try {
     const applied = await migrateToLatest(handle.db, handle.dialect);
-    return await command.run({ ...input, db: handle.db, applied, now: now() });
+    return await command.run({ ...input, db: handle.db, config, applied, now: now() });
   } finally {
     await handle.close();
   }

@@ -3,6 +3,7 @@ import type { Dialect } from './connect.js';
 import * as initial from './migrations/0001_initial.js';
 import * as distance from './migrations/0002_distance_function.js';
 import * as termSlugs from './migrations/0003_translated_term_slugs.js';
+import * as listing from './migrations/0004_event_listing_columns.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -13,6 +14,7 @@ const STEPS: Record<string, DialectMigration> = {
   '0001_initial': initial,
   '0002_distance_function': distance,
   '0003_translated_term_slugs': termSlugs,
+  '0004_event_listing_columns': listing,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -91,6 +91,9 @@ export interface EventsTable {
   sticky: Generated<number>;
   featured: Generated<number>;
   venue_id: number | null;
+  /** Copies of the post's status and author, kept in sync by the events service (migration 0004). */
+  status: Generated<string>;
+  author_id: Generated<number>;
 }
 
 export interface VenuesTable {

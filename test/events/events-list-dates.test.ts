@@ -377,6 +377,25 @@ for (const dialect of await testDialects()) {
       assert.match(byStamp.json.rest_url, /start_date=2027-01-10\+00%3A00%3A00&/);
     });
 
+    it('day rounding follows the 23- and 25-hour New York days of the DST changes', async () => {
+      // 2027-03-14 lasts 23 hours: 05:00Z (EST midnight) to 03:59:59Z next day (EDT 23:59:59).
+      const springFirst = await ev(t.api, 'Spring day first second', '2027-03-14 05:00:00', '2027-03-14 05:30:00');
+      const springLast = await ev(t.api, 'Spring day 23:30 EDT', '2027-03-15 03:30:00', '2027-03-15 03:59:59');
+      const springNext = await ev(t.api, 'Next day 00:00 EDT', '2027-03-15 04:00:00', '2027-03-15 04:30:00');
+      const spring = await list(t.api, { start_date: '2027-03-14', end_date: '2027-03-14' });
+      assert.deepEqual(ids(spring), [springFirst, springLast]);
+      assert.equal(spring.json.rest_url, `${API}/events/?page=1&per_page=10&start_date=2027-03-14+00%3A00%3A00&end_date=2027-03-14+23%3A59%3A59&status=publish`);
+      assert.deepEqual(await listIds(t.api, { starts_after: '2027-03-14' }), [springNext]);
+      // 2026-11-01 lasts 25 hours: 04:00Z (EDT midnight) to 04:59:59Z next day (EST 23:59:59).
+      const fallEarly = await ev(t.api, 'Fall day before midnight', '2026-11-01 03:59:59', '2026-11-01 04:30:00');
+      const fallFirst = await ev(t.api, 'Fall day first second', '2026-11-01 04:00:00', '2026-11-01 04:30:00');
+      const fallLast = await ev(t.api, 'Fall day 23:30 EST', '2026-11-02 04:30:00', '2026-11-02 04:59:59');
+      const fallNext = await ev(t.api, 'Next day 00:00 EST', '2026-11-02 05:00:00', '2026-11-02 05:30:00');
+      assert.deepEqual(await listIds(t.api, { start_date: '2026-11-01', end_date: '2026-11-01' }), [fallFirst, fallLast]);
+      assert.deepEqual(await listIds(t.api, { starts_before: '2026-11-01' }), [fallEarly, fallFirst, fallLast]);
+      assert.deepEqual(await listIds(t.api, { ends_before: '2026-11-02', starts_after: '2026-10-31' }), [fallFirst, fallLast, fallNext]);
+    });
+
     it('"tomorrow" and "yesterday" are New York days', async () => {
       const nyToday = await ev(t.api, 'NY today 23:00', '2026-11-21 04:00:00', '2026-11-21 04:30:00');
       const nyTomorrow = await ev(t.api, 'NY tomorrow 00:00', '2026-11-21 05:00:00', '2026-11-21 05:30:00');

@@ -109,6 +109,27 @@ for (const dialect of await testDialects()) {
         assertInvalid(await t.api.get('/events', { query: { search: '' } }), 'search');
       });
 
+      it('LIKE wildcards in the search are literal characters', async () => {
+        const percent = await ev(t.api, 'A 100% fun evening');
+        const underscore = await ev(t.api, 'Workshop A_B');
+        const plain = await ev(t.api, 'Workshop AxB 1000 fun');
+        assert.deepEqual(await listIds(t.api, { search: '100%' }), [percent]);
+        assert.deepEqual(await listIds(t.api, { search: '%' }), [percent]);
+        assert.deepEqual(await listIds(t.api, { search: 'a_b' }), [underscore]);
+        assert.deepEqual(await listIds(t.api, { search: '1000' }), [plain]);
+        assert.deepEqual(await listIds(t.api, { search: 'fun' }), [percent, plain]);
+        assert.deepEqual(await listIds(t.api, { search: 'workshop -a_b' }), [plain]);
+      });
+
+      it('case-insensitive beyond ASCII', async () => {
+        const fete = await ev(t.api, 'Fête de la Musique');
+        const eclair = await ev(t.api, 'Éclair tasting', { description: 'Crème brûlée too' });
+        assert.deepEqual(await listIds(t.api, { search: 'fête' }), [fete]);
+        assert.deepEqual(await listIds(t.api, { search: 'FÊTE' }), [fete]);
+        assert.deepEqual(await listIds(t.api, { search: 'éclair' }), [eclair]);
+        assert.deepEqual(await listIds(t.api, { search: 'CRÈME' }), [eclair]);
+      });
+
       it('matches the excerpt and the description as well as the title', async () => {
         const byExcerpt = await ev(t.api, 'Plain one', { excerpt: 'Meet the Zebra herd' });
         const byDescription = await ev(t.api, 'Plain two', { description: '<p>A <strong>giraffe</strong> walks by</p>' });
@@ -615,6 +636,28 @@ for (const dialect of await testDialects()) {
         // A subscriber cannot edit: still blanked.
         const sub = await list(t.api, {}, 'subscriber');
         assert.equal(sub.json.events.find((e: { id: number }) => e.id === locked).description, '');
+      });
+
+      it('callers who may edit the event see it unblanked and search its text; others do not', async () => {
+        const contributorsDraft = await ev(t.api, 'Contributor secret', { description: 'The hidden-lynx plan', password: 'pw' }, 'contributor');
+        const authorsEvent = await ev(t.api, 'Author secret', { description: 'The hidden-lynx party', password: 'pw' }, 'author');
+        const asContributor = await list(t.api, {}, 'contributor');
+        assert.deepEqual(ids(asContributor), [contributorsDraft, authorsEvent]);
+        assert.equal(asContributor.json.events[0].description, '<p>The hidden-lynx plan</p>');
+        assert.equal(asContributor.json.events[1].description, '');
+        assert.deepEqual(await listIds(t.api, { search: 'lynx' }, 'contributor'), [contributorsDraft]);
+        const asAuthor = await list(t.api, {}, 'author');
+        assert.deepEqual(ids(asAuthor), [authorsEvent]);
+        assert.equal(asAuthor.json.events[0].description, '<p>The hidden-lynx party</p>');
+        assert.deepEqual(await listIds(t.api, { search: 'lynx' }, 'author'), [authorsEvent]);
+        assert.deepEqual(await listIds(t.api, { search: 'lynx' }), []);
+        assert.deepEqual(await listIds(t.api, { search: 'lynx' }, 'editor'), [contributorsDraft, authorsEvent]);
+        // Once published, a contributor may no longer edit it: blanked and not searchable for them.
+        const published = await t.api.patch(`/events/${contributorsDraft}`, { status: 'publish' }, { as: 'editor' });
+        assert.equal(published.status, 200, published.text);
+        const after = await list(t.api, {}, 'contributor');
+        assert.equal(after.json.events.find((e: { id: number }) => e.id === contributorsDraft).description, '');
+        assert.deepEqual(await listIds(t.api, { search: 'lynx' }, 'contributor'), []);
       });
 
       it('filters do not reveal blanked relations to a locked caller but still apply', async () => {

@@ -29,7 +29,7 @@ export async function insertEvent(db: Db, options: EventFixture = {}): Promise<n
     .executeTakeFirstOrThrow();
   await db
     .insertInto('events')
-    .values({ post_id: id, start_utc: start, end_utc: start + 7200, start_key: start, end_key: start + 7200, timezone: 'UTC', venue_id: options.venueId ?? null, hide_from_listings: options.hidden ? 1 : 0 })
+    .values({ post_id: id, start_utc: start, end_utc: start + 7200, start_key: start, end_key: start + 7200, timezone: 'UTC', venue_id: options.venueId ?? null, hide_from_listings: options.hidden ? 1 : 0, status: options.status ?? 'publish', author_id: options.authorId ?? 0 })
     .execute();
   for (const [position, organizerId] of (options.organizerIds ?? []).entries()) {
     await db.insertInto('event_organizers').values({ event_id: id, organizer_id: organizerId, position }).execute();

@@ -159,10 +159,11 @@ export async function listEventPage(ctx: RequestContext, input: EventListInput):
   const bounds = effectiveBounds(ctx, input);
   const filter = await buildFilter(ctx, input, bounds);
   const langs = languages(ctx);
-  const [rows, total] = await Promise.all([
-    repo.listEvents(ctx.db, filter, langs, input.per_page, (input.page - 1) * input.per_page),
+  const [ids, total] = await Promise.all([
+    repo.listEventIds(ctx.db, filter, langs, input.per_page, (input.page - 1) * input.per_page),
     repo.countEvents(ctx.db, filter, langs),
   ]);
+  const rows = await repo.findEvents(ctx.db, ids, langs);
   if (rows.length === 0 && input.page > 1) throw new ApiError('event-archive-page-not-found');
   const bundles = await loadBundles(ctx, rows);
   return { items: bundles.map((bundle) => ({ bundle, locked: isLocked(ctx, bundle.row, input.password) })), total, bounds };

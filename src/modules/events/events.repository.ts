@@ -118,8 +118,8 @@ export interface EventFilter {
 function editableBy(caller: Caller | null): Expression<SqlBool> {
   if (!caller || !callerCan(caller, 'edit_own_posts')) return sql<SqlBool>`1 = 0`;
   if (callerCan(caller, 'edit_others_posts')) return sql<SqlBool>`1 = 1`;
-  const own = sql<SqlBool>`posts.author_id = ${caller.userId}`;
-  return callerCan(caller, 'edit_own_published_posts') ? own : sql<SqlBool>`(${own} AND posts.status NOT IN ('publish', 'future'))`;
+  const own = sql<SqlBool>`events.author_id = ${caller.userId}`;
+  return callerCan(caller, 'edit_own_published_posts') ? own : sql<SqlBool>`(${own} AND events.status NOT IN ('publish', 'future'))`;
 }
 
 /**
@@ -130,7 +130,8 @@ function searchCondition(terms: SearchTerms, filter: EventFilter, languages: Lan
   const title = translatedColumn('posts', 'title', languages.lang, languages.defaultLang);
   const excerpt = translatedColumn('posts', 'excerpt', languages.lang, languages.defaultLang);
   const description = translatedColumn('posts', 'description', languages.lang, languages.defaultLang);
-  const unlocked = sql<SqlBool>`(posts.password = '' OR posts.password = ${filter.password ?? null} OR ${editableBy(filter.caller)})`;
+  // Never NULL: a NULL here would turn `NOT matches` into NULL and let `-word` probe hidden text.
+  const unlocked = sql<SqlBool>`(posts.password = '' OR posts.password = ${filter.password ?? ''} OR ${editableBy(filter.caller)})`;
   const matches = (word: string) => {
     const pattern = containsPattern(word);
     return sql<SqlBool>`(lower(${title}) LIKE ${pattern} ESCAPE '\\' OR (${unlocked} AND (lower(${excerpt}) LIKE ${pattern} ESCAPE '\\' OR lower(${description}) LIKE ${pattern} ESCAPE '\\')))`;
@@ -140,28 +141,40 @@ function searchCondition(terms: SearchTerms, filter: EventFilter, languages: Lan
 }
 
 function withTerm(ids: number[]): Expression<SqlBool> {
-  return sql<SqlBool>`EXISTS (SELECT 1 FROM event_terms et WHERE et.event_id = posts.id AND et.term_id IN (${sql.join(ids)}))`;
+  return sql<SqlBool>`EXISTS (SELECT 1 FROM event_terms et WHERE et.event_id = events.post_id AND et.term_id IN (${sql.join(ids)}))`;
 }
 
+const hasSearch = (filter: EventFilter) => filter.search !== undefined && filter.search.include.length + filter.search.exclude.length > 0;
+
+/**
+ * The filtered set, driven from the events table so that the listing indexes (migration 0004) give
+ * ordered, early-stopping scans; posts and translations are joined only for `search` and `post_parent`.
+ */
 function filtered(db: Executor, filter: EventFilter, languages: Languages) {
-  let q = selectEvents(db, languages).where(visibleTo('posts', filter.caller, filter.statuses)).where('events.hide_from_listings', '=', 0);
+  let q = db.selectFrom('events').where(visibleTo('events', filter.caller, filter.statuses)).where('events.hide_from_listings', '=', 0);
+  if (hasSearch(filter) || filter.parentId !== undefined) {
+    q = q
+      .innerJoin('posts', 'posts.id', 'events.post_id')
+      .leftJoin('post_translations as tr_req', (join) => join.onRef('tr_req.post_id', '=', 'events.post_id').on('tr_req.lang', '=', languages.lang))
+      .leftJoin('post_translations as tr_def', (join) => join.onRef('tr_def.post_id', '=', 'events.post_id').on('tr_def.lang', '=', languages.defaultLang)) as unknown as typeof q;
+  }
   if (filter.startMin !== undefined) q = q.where('events.start_key', '>=', filter.startMin);
   if (filter.startBefore !== undefined) q = q.where('events.start_key', '<', filter.startBefore);
   if (filter.startAfter !== undefined) q = q.where('events.start_key', '>', filter.startAfter);
   if (filter.endMax !== undefined) q = q.where('events.end_key', '<=', filter.endMax);
   if (filter.endBefore !== undefined) q = q.where('events.end_key', '<', filter.endBefore);
   if (filter.endAfter !== undefined) q = q.where('events.end_key', '>', filter.endAfter);
-  if (filter.search && filter.search.include.length + filter.search.exclude.length > 0) q = q.where(searchCondition(filter.search, filter, languages));
+  if (hasSearch(filter)) q = q.where(searchCondition(filter.search!, filter, languages));
   if (filter.categoryIds) q = q.where(withTerm(filter.categoryIds));
   if (filter.tagIds) q = q.where(withTerm(filter.tagIds));
   if (filter.venueIds) q = q.where('events.venue_id', 'in', filter.venueIds);
   if (filter.organizerIds) {
     const ids = filter.organizerIds;
-    q = q.where(sql<SqlBool>`EXISTS (SELECT 1 FROM event_organizers eo WHERE eo.event_id = posts.id AND eo.organizer_id IN (${sql.join(ids)}))`);
+    q = q.where(sql<SqlBool>`EXISTS (SELECT 1 FROM event_organizers eo WHERE eo.event_id = events.post_id AND eo.organizer_id IN (${sql.join(ids)}))`);
   }
   if (filter.featured !== undefined) q = q.where('events.featured', '=', filter.featured ? 1 : 0);
-  if (filter.parentId !== undefined) q = q.where('posts.parent_id', '=', filter.parentId);
-  if (filter.include) q = q.where('posts.id', 'in', filter.include);
+  if (filter.parentId !== undefined) q = q.where(sql<SqlBool>`posts.parent_id = ${filter.parentId}`);
+  if (filter.include) q = q.where('events.post_id', 'in', filter.include);
   if (filter.geoloc) q = q.where(sql<SqlBool>`EXISTS (SELECT 1 FROM venues v WHERE v.post_id = events.venue_id AND v.geo_lat IS NOT NULL AND v.geo_lng IS NOT NULL)`);
   if (filter.near) {
     const { lat, lng, radiusKm } = filter.near;
@@ -172,23 +185,31 @@ function filtered(db: Executor, filter: EventFilter, languages: Languages) {
   return q;
 }
 
-export async function listEvents(db: Executor, filter: EventFilter, languages: Languages, limit: number, offset: number): Promise<EventRow[]> {
-  let q = filtered(db, filter, languages);
+/** Ids of one page of the filtered set, in list order (start, then id; `include`: as listed). */
+export async function listEventIds(db: Executor, filter: EventFilter, languages: Languages, limit: number, offset: number): Promise<number[]> {
+  let q = filtered(db, filter, languages).select('events.post_id as id');
   if (filter.include) {
     const cases = sql.join(filter.include.map((id, i) => sql`WHEN ${id} THEN ${i}`), sql` `);
-    q = q.orderBy(sql`CASE posts.id ${cases} END`).orderBy('posts.id');
+    q = q.orderBy(sql`CASE events.post_id ${cases} END`).orderBy('events.post_id');
   } else {
-    q = q.orderBy('events.start_key').orderBy('posts.id');
+    q = q.orderBy('events.start_key').orderBy('events.post_id');
   }
-  return (await q.limit(limit).offset(offset).execute()) as EventRow[];
+  return (await q.limit(limit).offset(offset).execute()).map((row) => row.id);
 }
 
 export async function countEvents(db: Executor, filter: EventFilter, languages: Languages): Promise<number> {
   const row = await filtered(db, filter, languages)
-    .clearSelect()
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/** Full rows of the given events, in the order of `ids`. */
+export async function findEvents(db: Executor, ids: readonly number[], languages: Languages): Promise<EventRow[]> {
+  if (ids.length === 0) return [];
+  const rows = (await selectEvents(db, languages).where('posts.id', 'in', [...ids]).execute()) as EventRow[];
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.map((id) => byId.get(id)).filter((row): row is EventRow => row !== undefined);
 }
 
 /** Organizer ids per event, in link order. */
@@ -224,6 +245,8 @@ export interface EventColumns {
   sticky: number;
   featured: number;
   venue_id: number | null;
+  status: string;
+  author_id: number;
 }
 
 export async function insertEventColumns(db: Executor, postId: number, columns: EventColumns): Promise<void> {

@@ -66,12 +66,14 @@ export async function loadBundles(ctx: RequestContext, rows: repo.EventRow[], db
     linkedRepo.findLinkedMany(db, VENUE_KIND, venueIds, langs),
     linkedRepo.findLinkedMany(db, ORGANIZER_KIND, allOrganizers, langs),
   ]);
+  // An event never reveals a venue or organizer its reader may not read on its own (a draft, the trash).
+  const readable = (item: linkedRepo.LinkedRow | undefined) => (item && canReadPost(ctx.caller, item) ? item : undefined);
   return rows.map((row) => {
     const eventTerms = terms.get(row.id) ?? [];
     return {
       row,
-      venue: row.venue_id !== null ? venues.get(row.venue_id) : undefined,
-      organizers: (organizerIds.get(row.id) ?? []).map((id) => organizers.get(id)).filter((o): o is linkedRepo.LinkedRow => o !== undefined),
+      venue: row.venue_id !== null ? readable(venues.get(row.venue_id)) : undefined,
+      organizers: (organizerIds.get(row.id) ?? []).map((id) => readable(organizers.get(id))).filter((o): o is linkedRepo.LinkedRow => o !== undefined),
       categories: eventTerms.filter((t) => t.taxonomy === CATEGORIES.key),
       tags: eventTerms.filter((t) => t.taxonomy === TAGS.key),
     };
@@ -269,6 +271,8 @@ export async function createEvent(ctx: RequestContext, input: EventWriteInput & 
         sticky: flag(input.sticky) ?? 0,
         featured: flag(input.featured) ?? 0,
         venue_id: null,
+        status,
+        author_id: input.author ?? ctx.caller?.userId ?? 0,
       });
       const touched = await writeRelations(ctx, trx, id, rel);
       await termsRepo.recountTerms(trx, touched);
@@ -302,6 +306,9 @@ export async function updateEvent(ctx: RequestContext, ref: EventRef, input: Eve
   if (status !== post.status) changes.status = status;
   if (input.author !== undefined) changes.author_id = input.author;
   if (input.password !== undefined) changes.password = input.password;
+  const listing: Partial<repo.EventColumns> = {};
+  if (changes.status !== undefined) listing.status = changes.status;
+  if (changes.author_id !== undefined) listing.author_id = changes.author_id;
   if (input.post_parent !== undefined) changes.parent_id = input.post_parent;
   const translated: posts.TranslatedPostFields = {};
   if (input.title !== undefined) translated.title = input.title;
@@ -309,7 +316,7 @@ export async function updateEvent(ctx: RequestContext, ref: EventRef, input: Eve
   if (input.excerpt !== undefined) translated.excerpt = sanitizeHtml(input.excerpt);
   const inOriginal = post.lang === ctx.lang;
   if (inOriginal) Object.assign(changes, translated);
-  const columns: Partial<repo.EventColumns> = { ...storedCost(input.cost) };
+  const columns: Partial<repo.EventColumns> = { ...listing, ...storedCost(input.cost) };
   if (times) {
     Object.assign(columns, {
       start_utc: times.start_utc,
@@ -366,6 +373,7 @@ export async function deleteEvent(ctx: RequestContext, ref: EventRef, force: boo
   }
   await ctx.db.transaction().execute(async (trx) => {
     await posts.updatePost(trx, post.id, { status: 'trash', slug: trashedSlug(post.slug), modified_at: seconds(ctx.now) });
+    await repo.updateEventColumns(trx, post.id, { status: 'trash' });
     await termsRepo.recountTerms(trx, terms);
   });
   return loadEvent(ctx, post.id);

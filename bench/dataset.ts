@@ -1,0 +1,97 @@
+import { randomBytes } from 'node:crypto';
+import { rmSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import pg from 'pg';
+import { loadConfig } from '../src/config.js';
+import { connect } from '../src/db/connect.js';
+import { migrateToLatest } from '../src/db/migrate.js';
+import { progressReporter } from '../src/modules/seed/progress.js';
+import { seedCalendar } from '../src/modules/seed/seed.js';
+import { WORDS } from '../src/modules/seed/seed.data.js';
+import { createUser } from '../src/modules/users/users.service.js';
+
+/** What the scenarios rotate through: drawn from the seeded data so caches see realistic hit rates. */
+export interface Samples {
+  eventIds: number[];
+  slugs: string[];
+  categorySlugs: string[];
+  words: string[];
+  windows: [string, string][];
+  editorAuth: string;
+}
+
+export interface Dataset {
+  url: string;
+  samples: Samples;
+  drop(): Promise<void>;
+}
+
+const PG_ADMIN = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+async function createDatabase(dialect: 'sqlite' | 'postgres'): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `bench_${randomBytes(4).toString('hex')}`;
+  if (dialect === 'sqlite') {
+    const dir = join('bench', '.data');
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, `${name}.db`);
+    return { url: `sqlite:${file}`, drop: async () => ['', '-wal', '-shm'].forEach((suffix) => rmSync(`${file}${suffix}`, { force: true })) };
+  }
+  const admin = new pg.Client({ connectionString: PG_ADMIN });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(PG_ADMIN);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: PG_ADMIN });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+function isoDay(seconds: number): string {
+  return new Date(seconds * 1000).toISOString().slice(0, 10);
+}
+
+/** A fresh database with `events` seeded events, an editor, and samples for the scenarios. */
+export async function buildDataset(dialect: 'sqlite' | 'postgres', events: number): Promise<Dataset> {
+  const database = await createDatabase(dialect);
+  const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent' });
+  const handle = connect(database.url);
+  try {
+    await migrateToLatest(handle.db, handle.dialect);
+    await seedCalendar(handle.db, config, { events, onProgress: progressReporter('seeding events') });
+    const { password } = await createUser(handle.db, 'bench-editor', 'editor', Math.floor(Date.now() / 1000));
+    const published = await handle.db
+      .selectFrom('posts')
+      .innerJoin('events', 'events.post_id', 'posts.id')
+      .select(['posts.id', 'posts.slug'])
+      .where('posts.status', '=', 'publish')
+      .where('posts.password', '=', '')
+      .where('posts.type', '=', 'event')
+      .orderBy('posts.id')
+      .limit(5000)
+      .execute();
+    const categories = await handle.db.selectFrom('terms').select('slug').where('taxonomy', '=', 'category').execute();
+    const now = Math.floor(Date.now() / 1000);
+    const windows: [string, string][] = Array.from({ length: 24 }, (_, i) => [isoDay(now + i * 30 * 86_400), isoDay(now + (i + 2) * 30 * 86_400)]);
+    return {
+      url: database.url,
+      samples: {
+        eventIds: published.map((r) => r.id),
+        slugs: published.map((r) => r.slug).filter((s) => s !== ''),
+        categorySlugs: categories.map((r) => r.slug),
+        words: WORDS.slice(0, 12),
+        windows,
+        editorAuth: `Basic ${Buffer.from(`bench-editor:${password}`).toString('base64')}`,
+      },
+      drop: database.drop,
+    };
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,130 @@
+/**
+ * `npm run bench [-- --events N --db sqlite|postgres --duration S --connections C --no-cache --scenarios a,b]`
+ * Seeds a fresh database, starts the real server as a child process and drives it with autocannon.
+ * Prints one table (req/s, p50, p99, errors, ratio to baseline) and the server's peak RSS, and writes
+ * the same as JSON under bench/results/.
+ */
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { buildDataset, type Samples } from './dataset.js';
+import { scenarios, type Scenario } from './scenarios.js';
+import { startServer } from './server.js';
+
+interface Row {
+  scenario: string;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  requests: number;
+  stale?: number;
+  ratio?: number;
+}
+
+const { values } = parseArgs({
+  options: {
+    events: { type: 'string', default: '10000' },
+    db: { type: 'string', default: 'sqlite' },
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '10' },
+    'no-cache': { type: 'boolean', default: false },
+    scenarios: { type: 'string' },
+    keep: { type: 'boolean', default: false },
+  },
+});
+
+const events = Number(values.events);
+const dialect = values.db === 'postgres' ? 'postgres' : 'sqlite';
+const duration = Number(values.duration);
+const connections = Number(values.connections);
+const cache = !values['no-cache'];
+
+async function drive(origin: string, scenario: Scenario, seconds: number): Promise<autocannon.Result> {
+  return autocannon({
+    url: origin,
+    connections,
+    duration: seconds,
+    requests: [
+      {
+        setupRequest: (request) => {
+          const next = scenario.next();
+          return { ...request, method: next.method, path: next.path, headers: next.headers ?? {}, body: next.body };
+        },
+      },
+    ],
+  });
+}
+
+/** During `mixed`: write a new title, then read it back anonymously (single and list); a different title is a stale read. */
+async function staleChecker(origin: string, samples: Samples, until: () => boolean): Promise<{ checks: number; stale: number }> {
+  let checks = 0;
+  let stale = 0;
+  while (!until()) {
+    const id = samples.eventIds[Math.floor(Math.random() * samples.eventIds.length)];
+    const title = `Stale check ${Date.now()}-${checks}`;
+    const write = await fetch(`${origin}/calendar/events/v1/events/${id}`, { method: 'PATCH', headers: { authorization: samples.editorAuth, 'content-type': 'application/json' }, body: JSON.stringify({ title }) });
+    if (!write.ok) continue;
+    const single = (await (await fetch(`${origin}/calendar/events/v1/events/${id}`)).json()) as { title?: string };
+    const listed = (await (await fetch(`${origin}/calendar/events/v1/events?include=${id}`)).json()) as { events?: { title: string }[] };
+    checks += 2;
+    if (single.title !== title) stale += 1;
+    if (listed.events?.[0] && listed.events[0].title !== title) stale += 1;
+  }
+  return { checks, stale };
+}
+
+function printTable(rows: Row[], rssKb: number | undefined): void {
+  const header = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'vs baseline'];
+  const lines = rows.map((r) => [r.scenario, r.requestsPerSecond.toFixed(0), r.p50.toFixed(1), r.p99.toFixed(1), String(r.errors), r.ratio !== undefined ? `${(r.ratio * 100).toFixed(1)} %` : '']);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
+  const format = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  process.stdout.write(`\n${format(header)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n${lines.map(format).join('\n')}\n`);
+  process.stdout.write(`\nserver peak RSS: ${rssKb !== undefined ? `${(rssKb / 1024).toFixed(0)} MB` : 'unknown'}\n`);
+}
+
+async function main(): Promise<void> {
+  process.stdout.write(`Benchmark: ${events} events on ${dialect}, ${connections} connections, ${duration} s per scenario, response cache ${cache ? 'on' : 'off'}\n`);
+  const dataset = await buildDataset(dialect, events);
+  const server = await startServer(dataset.url, { cache });
+  const rows: Row[] = [];
+  try {
+    const all = scenarios(dataset.samples);
+    const wanted = values.scenarios ? all.filter((s) => values.scenarios!.split(',').includes(s.name)) : all;
+    process.stdout.write('warming up…\n');
+    await drive(server.origin, all.find((s) => s.name === 'mixed')!, 3);
+    for (const scenario of wanted) {
+      process.stdout.write(`running ${scenario.name}…\n`);
+      let done = false;
+      const checker = scenario.name === 'mixed' ? staleChecker(server.origin, dataset.samples, () => done) : undefined;
+      const result = await drive(server.origin, scenario, duration);
+      done = true;
+      const staleness = await checker;
+      rows.push({
+        scenario: scenario.name,
+        requestsPerSecond: result.requests.average,
+        p50: result.latency.p50,
+        p99: result.latency.p99,
+        errors: result.non2xx + result.errors + result.timeouts + (staleness?.stale ?? 0),
+        requests: result.requests.total,
+        stale: staleness?.stale,
+      });
+      if (staleness) process.stdout.write(`  stale-read check: ${staleness.checks} reads after writes, ${staleness.stale} stale\n`);
+    }
+    const baseline = rows.find((r) => r.scenario === 'baseline')?.requestsPerSecond;
+    for (const row of rows) if (baseline) row.ratio = row.requestsPerSecond / baseline;
+    const rss = server.peakRssKb();
+    printTable(rows, rss);
+    const file = `bench/results/${new Date().toISOString().replace(/[:.]/g, '-')}-${dialect}-${events}${cache ? '' : '-nocache'}.json`;
+    writeFileSync(file, `${JSON.stringify({ date: new Date().toISOString(), dialect, events, connections, duration, cache, peakRssKb: rss, rows }, null, 2)}\n`);
+    process.stdout.write(`results written to ${file}\n`);
+  } finally {
+    await server.stop();
+    if (!values.keep) await dataset.drop();
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

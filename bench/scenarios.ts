@@ -1,0 +1,68 @@
+import type { Samples } from './dataset.js';
+
+export interface BenchRequest {
+  method: 'GET' | 'POST' | 'PATCH';
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+export interface Scenario {
+  name: string;
+  write: boolean;
+  next(): BenchRequest;
+}
+
+const NS = '/calendar/events/v1';
+const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)];
+const page = (max: number) => 1 + Math.floor(Math.random() * max);
+let counter = 0;
+
+function json(auth: string): Record<string, string> {
+  return { authorization: auth, 'content-type': 'application/json' };
+}
+
+/** The scenarios of the benchmark issue; each rotates through many distinct requests. */
+export function scenarios(samples: Samples): Scenario[] {
+  const read = (name: string, next: () => string, headers?: Record<string, string>): Scenario => ({
+    name,
+    write: false,
+    next: () => ({ method: 'GET', path: next(), headers }),
+  });
+  const list: Scenario[] = [
+    { name: 'baseline', write: false, next: () => ({ method: 'GET', path: '/health' }) },
+    read('list', () => `${NS}/events?page=${page(20)}`),
+    read('list50', () => `${NS}/events?per_page=50&page=${page(10)}`),
+    read('filtered', () => {
+      const [start, end] = pick(samples.windows);
+      return `${NS}/events?categories=${pick(samples.categorySlugs)}&search=${pick(samples.words)}&start_date=${start}&end_date=${end}`;
+    }),
+    read('single', () => `${NS}/events/${pick(samples.eventIds)}`),
+    read('slug', () => `${NS}/events/by-slug/${pick(samples.slugs)}`),
+    read('venues', () => `${NS}/venues?page=${page(20)}`),
+    read('auth-list', () => `${NS}/events?page=${page(20)}`, { authorization: samples.editorAuth }),
+    {
+      name: 'create',
+      write: true,
+      next: () => {
+        counter += 1;
+        const day = 1 + (counter % 300);
+        const start = new Date(Date.now() + day * 86_400_000).toISOString().slice(0, 10);
+        const body = { title: `Bench event ${counter}`, description: '<p>Created by the benchmark.</p>', start_date: `${start} 18:00:00`, end_date: `${start} 20:00:00`, status: 'publish', categories: [pick(samples.categorySlugs)] };
+        return { method: 'POST', path: `${NS}/events`, headers: json(samples.editorAuth), body: JSON.stringify(body) };
+      },
+    },
+    {
+      name: 'update',
+      write: true,
+      next: () => {
+        counter += 1;
+        return { method: 'PATCH', path: `${NS}/events/${pick(samples.eventIds)}`, headers: json(samples.editorAuth), body: JSON.stringify({ title: `Updated by the benchmark ${counter}` }) };
+      },
+    },
+  ];
+  const reads = list.filter((s) => !s.write && s.name !== 'baseline');
+  const writes = list.filter((s) => s.write);
+  list.push({ name: 'mixed', write: true, next: () => (Math.random() < 0.05 ? pick(writes) : pick(reads)).next() });
+  return list;
+}

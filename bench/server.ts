@@ -1,0 +1,76 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+
+export interface RunningServer {
+  origin: string;
+  process: ChildProcess;
+  /** Peak resident set size so far (kB), from /proc (Linux). */
+  peakRssKb(): number | undefined;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+async function waitUntilUp(origin: string, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited with code ${child.exitCode}`);
+    try {
+      const res = await fetch(`${origin}/health`);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error('server did not start within 60 s');
+}
+
+/** Starts the real server as a child process with production settings and request logging off. */
+export async function startServer(databaseUrl: string, options: { cache: boolean; extraEnv?: Record<string, string> }): Promise<RunningServer> {
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      RESPONSE_CACHE: options.cache ? 'on' : 'off',
+      CALENDAR_ADMIN_PASSWORD: 'bench-admin-password',
+      ...options.extraEnv,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  await waitUntilUp(origin, child);
+  return {
+    origin,
+    process: child,
+    peakRssKb() {
+      try {
+        const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+        const match = /VmHWM:\s+(\d+) kB/.exec(status);
+        return match ? Number(match[1]) : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}

@@ -1,0 +1,154 @@
+import type { Config } from '../../config.js';
+import type { Db, Executor } from '../../db/schema.js';
+import { sortKeys } from '../events/events.dates.js';
+import { recountTerms } from '../terms/terms.repository.js';
+import { CITIES, description, Random, sentence, ZONES } from './seed.data.js';
+
+export interface SeedOptions {
+  events: number;
+  venues?: number;
+  organizers?: number;
+  /** Called after each batch with the number of events written so far. */
+  onProgress?: (done: number, total: number) => void;
+  seed?: number;
+}
+
+export interface SeedResult {
+  events: number;
+  venues: number;
+  organizers: number;
+  categories: number;
+  tags: number;
+  eventIds: { first: number; last: number };
+}
+
+const BATCH = 500;
+const DAY = 86_400;
+
+async function insertBatch<T extends Record<string, unknown>>(db: Executor, table: 'posts' | 'events' | 'venues' | 'organizers' | 'event_terms' | 'event_organizers', rows: T[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += BATCH) {
+    await db.insertInto(table).values(rows.slice(i, i + BATCH) as never).execute();
+  }
+}
+
+async function insertPosts(db: Executor, rows: Record<string, unknown>[]): Promise<number[]> {
+  const ids: number[] = [];
+  for (let i = 0; i < rows.length; i += BATCH) {
+    const inserted = await db.insertInto('posts').values(rows.slice(i, i + BATCH) as never).returning('id').execute();
+    ids.push(...inserted.map((r) => r.id));
+  }
+  return ids;
+}
+
+function post(type: string, n: number, title: string, now: number, extra: Record<string, unknown> = {}) {
+  return { type, author_id: 1, status: 'publish', slug: `${type}-${n}`, title, description: '', excerpt: '', password: '', lang: 'en', parent_id: 0, image_id: null, published_at: now - n, modified_at: now, ...extra };
+}
+
+async function seedTerms(db: Executor, now: number): Promise<{ categories: number[]; tags: number[] }> {
+  const categories: number[] = [];
+  const names = ['Music', 'Arts', 'Family', 'Learning', 'Outdoors'];
+  for (const [i, name] of names.entries()) {
+    const root = await db.insertInto('terms').values({ taxonomy: 'category', name, name_key: name.toLowerCase(), slug: `seed-${name.toLowerCase()}`, description: `${name} events`, parent_id: 0, lang: 'en', created_at: now }).returning('id').executeTakeFirstOrThrow();
+    categories.push(root.id);
+    for (const child of ['one', 'two', 'three']) {
+      const childName = `${name} ${child}`;
+      const row = await db.insertInto('terms').values({ taxonomy: 'category', name: childName, name_key: childName.toLowerCase(), slug: `seed-${name.toLowerCase()}-${child}`, description: '', parent_id: root.id, lang: 'en', created_at: now + i }).returning('id').executeTakeFirstOrThrow();
+      categories.push(row.id);
+    }
+  }
+  const tags: number[] = [];
+  for (let i = 1; i <= 50; i++) {
+    const row = await db.insertInto('terms').values({ taxonomy: 'tag', name: `Tag ${i}`, name_key: `tag ${i}`, slug: `seed-tag-${i}`, description: '', parent_id: 0, lang: 'en', created_at: now }).returning('id').executeTakeFirstOrThrow();
+    tags.push(row.id);
+  }
+  return { categories, tags };
+}
+
+async function seedVenues(db: Executor, random: Random, count: number, now: number): Promise<number[]> {
+  const ids = await insertPosts(db, Array.from({ length: count }, (_, i) => post('venue', i + 1, `${sentence(random, 2)} Hall ${i + 1}`, now)));
+  await insertBatch(db, 'venues', ids.map((id, i) => {
+    const place = CITIES[i % CITIES.length];
+    const geo = i % 4 !== 3;
+    return { post_id: id, address: `${i + 1} ${sentence(random, 1)} Street`, city: place.city, country: place.country, zip: String(10000 + i), phone: `+1 555 ${String(i).padStart(4, '0')}`, geo_lat: geo ? place.lat + random.next() * 0.2 : null, geo_lng: geo ? place.lng + random.next() * 0.2 : null };
+  }));
+  return ids;
+}
+
+async function seedOrganizers(db: Executor, random: Random, count: number, now: number): Promise<number[]> {
+  const ids = await insertPosts(db, Array.from({ length: count }, (_, i) => post('organizer', i + 1, `${sentence(random, 2)} Society ${i + 1}`, now)));
+  await insertBatch(db, 'organizers', ids.map((id, i) => ({ post_id: id, email: `organizer${i + 1}@example.org`, website: `https://example.org/organizers/${i + 1}` })));
+  return ids;
+}
+
+function eventRow(random: Random, n: number, now: number, siteTimezone: string, links: { venues: number[] }) {
+  const start = now - 180 * DAY + random.int(730 * DAY);
+  const allDay = random.chance(0.05);
+  const timezone = random.pick(ZONES);
+  const startUtc = allDay ? start - (start % DAY) : start - (start % 900);
+  const endUtc = allDay ? startUtc + DAY - 1 : startUtc + (1 + random.int(4)) * 3600;
+  const status = random.chance(0.1) ? 'draft' : 'publish';
+  return {
+    post: post('event', n, `${sentence(random, 3)} ${n}`, now, {
+      status,
+      slug: status === 'draft' ? '' : `seed-event-${n}`,
+      description: description(random),
+      excerpt: random.chance(0.5) ? sentence(random, 12) : '',
+      password: random.chance(0.02) ? 'secret' : '',
+    }),
+    event: {
+      start_utc: startUtc,
+      end_utc: endUtc,
+      ...sortKeys(startUtc, endUtc, timezone, allDay, siteTimezone),
+      timezone,
+      all_day: allDay ? 1 : 0,
+      cost: random.chance(0.6) ? JSON.stringify([String(random.int(8) * 5)]) : '',
+      featured: random.chance(0.1) ? 1 : 0,
+      hide_from_listings: random.chance(0.02) ? 1 : 0,
+      venue_id: random.chance(0.9) ? random.pick(links.venues) : null,
+      website: null,
+      status,
+      author_id: 1,
+    },
+  };
+}
+
+/**
+ * Fills a database with a realistic calendar (issue "benchmark harness"): events over two years in
+ * several zones with ~1 KB HTML descriptions, venues, organizers, a category tree, tags, 10 % drafts,
+ * 2 % password-protected, 2 % hidden. Written in batches inside transactions; deterministic.
+ */
+export async function seedCalendar(db: Db, config: Config, options: SeedOptions): Promise<SeedResult> {
+  const random = new Random(options.seed ?? 42);
+  const now = Math.floor(Date.now() / 1000);
+  const { categories, tags, venues, organizers } = await db.transaction().execute(async (trx) => ({
+    ...(await seedTerms(trx, now)),
+    venues: await seedVenues(trx, random, options.venues ?? 200, now),
+    organizers: await seedOrganizers(trx, random, options.organizers ?? 100, now),
+  }));
+  let first = 0;
+  let last = 0;
+  const chunk = 5_000;
+  for (let done = 0; done < options.events; done += chunk) {
+    const count = Math.min(chunk, options.events - done);
+    await db.transaction().execute(async (trx) => {
+      const rows = Array.from({ length: count }, (_, i) => eventRow(random, done + i + 1, now, config.siteTimezone, { venues }));
+      const ids = await insertPosts(trx, rows.map((r) => r.post));
+      first ||= ids[0];
+      last = ids[ids.length - 1];
+      await insertBatch(trx, 'events', rows.map((r, i) => ({ post_id: ids[i], ...r.event })));
+      const termLinks: { event_id: number; term_id: number; position: number }[] = [];
+      const organizerLinks: { event_id: number; organizer_id: number; position: number }[] = [];
+      for (const id of ids) {
+        const picked = new Set([random.pick(categories), ...(random.chance(0.3) ? [random.pick(categories)] : []), ...Array.from({ length: random.int(4) }, () => random.pick(tags))]);
+        [...picked].forEach((termId, position) => termLinks.push({ event_id: id, term_id: termId, position }));
+        const who = new Set([random.pick(organizers), ...(random.chance(0.3) ? [random.pick(organizers)] : [])]);
+        [...who].forEach((organizerId, position) => organizerLinks.push({ event_id: id, organizer_id: organizerId, position }));
+      }
+      await insertBatch(trx, 'event_terms', termLinks);
+      await insertBatch(trx, 'event_organizers', organizerLinks);
+    });
+    options.onProgress?.(done + count, options.events);
+  }
+  await recountTerms(db, [...categories, ...tags]);
+  return { events: options.events, venues: venues.length, organizers: organizers.length, categories: categories.length, tags: tags.length, eventIds: { first, last } };
+}
