@@ -17,6 +17,8 @@ import { registerTermRoutes } from './modules/terms/terms.routes.js';
 import { registerVenueRoutes } from './modules/venues/venues.routes.js';
 import { registerDocumentation, registerOptionsRoutes } from './plugins/documentation.js';
 import { registerRequestContext } from './plugins/request-context.js';
+import { registerResponseCache } from './plugins/response-cache.js';
+import { createCaches } from './cache/caches.js';
 
 export interface AppOptions {
   /** The clock every "now" comes from; tests inject a fixed one. */
@@ -69,7 +71,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     routerOptions: { ignoreTrailingSlash: true, querystringParser: parseQueryString },
     schemaController: { compilersFactory: { buildSerializer: orderPreservingSerializerFactory() as never } },
   });
-  const state: AppState = { config, db: handle.db, dialect: handle.dialect, clock: options.clock ?? (() => new Date()) };
+  const state: AppState = { config, db: handle.db, dialect: handle.dialect, clock: options.clock ?? (() => new Date()), caches: createCaches(handle, config.responseCache) };
   app.decorate('calendar', state);
   app.addHook('onClose', async () => handle.close());
   // Fastify's own validation is off: parseArgs implements the contract's rules (API.md §5, §6).
@@ -81,6 +83,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.addHook('onSend', async (request, reply) => {
     reply.header('Content-Language', request.calendarContext?.lang ?? config.defaultLanguage);
   });
+  registerResponseCache(app, state);
 
   const registry = new RouteRegistry();
   await registerDocumentation(app, registry, config);

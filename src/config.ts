@@ -15,6 +15,8 @@ export interface Config {
   readonly adminPassword: string | undefined;
   readonly logLevel: string;
   readonly bodyLimit: number;
+  /** RESPONSE_CACHE=off disables the response cache for anonymous reads (benchmarks, debugging). */
+  readonly responseCache: boolean;
 }
 
 export class ConfigError extends Error {
@@ -89,6 +91,8 @@ export function loadConfig(env: Env = process.env): Config {
   if (adminPassword !== undefined && adminPassword.replace(/\s/g, '').length < 12) {
     throw new ConfigError('CALENDAR_ADMIN_PASSWORD', 'must be at least 12 characters long');
   }
+  const responseCache = (env.RESPONSE_CACHE || 'on').toLowerCase();
+  if (!['on', 'off'].includes(responseCache)) throw new ConfigError('RESPONSE_CACHE', `must be "on" or "off", got "${env.RESPONSE_CACHE}"`);
   return Object.freeze({
     port,
     host,
@@ -102,5 +106,6 @@ export function loadConfig(env: Env = process.env): Config {
     adminPassword,
     logLevel,
     bodyLimit: 1024 * 1024,
+    responseCache: responseCache === 'on',
   });
 }

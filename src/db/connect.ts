@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -10,6 +11,8 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface DatabaseHandle {
   readonly db: Kysely<Database>;
   readonly dialect: Dialect;
+  /** The SQLite connection itself (cache/data-version reads `PRAGMA data_version` from it). */
+  readonly sqlite?: SQLite.Database;
   close(): Promise<void>;
 }
 
@@ -43,14 +46,57 @@ export function distanceKm(lat1: number, lng1: number, lat2: number, lng2: numbe
   return 2 * 6371 * Math.asin(Math.sqrt(a));
 }
 
+/**
+ * Kysely prepares every SQLite statement anew; better-sqlite3 statements are reusable, so the
+ * connection hands out one prepared statement per distinct SQL text (bounded).
+ */
+function withStatementCache(database: SQLite.Database, limit = 500): SQLite.Database {
+  const statements = new Map<string, SQLite.Statement>();
+  const prepare = (source: string) => {
+    let statement = statements.get(source);
+    if (!statement) {
+      statement = database.prepare(source);
+      if (statements.size >= limit) statements.delete(statements.keys().next().value as string);
+      statements.set(source, statement);
+    }
+    return statement;
+  };
+  return new Proxy(database, { get: (target, key) => (key === 'prepare' ? prepare : Reflect.get(target, key, target)) });
+}
+
+/**
+ * Kysely sends unnamed statements to PostgreSQL, which plans each one again; naming them by their
+ * SQL text lets every pooled connection prepare a statement once and reuse it.
+ */
+function withNamedStatements(pool: pg.Pool): pg.Pool {
+  const names = new Map<string, string>();
+  const nameOf = (text: string) => {
+    let name = names.get(text);
+    if (!name) {
+      name = `s${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
+      if (names.size < 2000) names.set(text, name);
+    }
+    return name;
+  };
+  const connect = async () => {
+    const client = await pool.connect();
+    const query = client.query.bind(client) as (config: unknown, values?: unknown) => Promise<unknown>;
+    return Object.assign(Object.create(client) as pg.PoolClient, {
+      query: (text: unknown, values?: unknown[]) => (typeof text === 'string' && values !== undefined ? query({ name: nameOf(text), text, values }) : query(text, values)),
+      release: (error?: Error | boolean) => client.release(error),
+    });
+  };
+  return Object.assign(Object.create(pool) as pg.Pool, { connect, end: () => pool.end() });
+}
+
 export function connect(url: string): DatabaseHandle {
   const dialect = dialectOf(url);
   if (dialect === 'sqlite') {
-    const database = openSqlite(url.slice('sqlite:'.length));
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
-    return { db, dialect, close: () => db.destroy() };
+    const sqlite = openSqlite(url.slice('sqlite:'.length));
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+    return { db, dialect, sqlite, close: () => db.destroy() };
   }
   const pool = new pg.Pool({ connectionString: url, max: 10 });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool) }) });
   return { db, dialect, close: () => db.destroy() };
 }

@@ -4,6 +4,7 @@ import * as initial from './migrations/0001_initial.js';
 import * as distance from './migrations/0002_distance_function.js';
 import * as termSlugs from './migrations/0003_translated_term_slugs.js';
 import * as listing from './migrations/0004_event_listing_columns.js';
+import * as cacheState from './migrations/0005_cache_state.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -15,6 +16,7 @@ const STEPS: Record<string, DialectMigration> = {
   '0002_distance_function': distance,
   '0003_translated_term_slugs': termSlugs,
   '0004_event_listing_columns': listing,
+  '0005_cache_state': cacheState,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { DateTime } from 'luxon';
 import type { Caller } from '../auth/caller.js';
+import type { Caches } from '../cache/caches.js';
 import type { Config } from '../config.js';
 import type { Dialect } from '../db/connect.js';
 import type { Db } from '../db/schema.js';
@@ -15,6 +16,7 @@ export interface AppState {
   readonly db: Db;
   readonly dialect: Dialect;
   readonly clock: () => Date;
+  readonly caches: Caches;
 }
 
 /** Everything a handler needs to know about the request beyond its parameters. */
@@ -28,6 +30,8 @@ export interface RequestContext {
   readonly now: DateTime;
   readonly urls: UrlBuilder;
   readonly parse: ParseContext;
+  /** The data version of this request, read once (see cache/data-version.ts). */
+  dataVersion(): Promise<string>;
 }
 
 declare module 'fastify' {
@@ -38,6 +42,7 @@ declare module 'fastify' {
 
 export function createContext(app: AppState, language: LanguageForm, caller: Caller | null): RequestContext {
   const now = DateTime.fromJSDate(app.clock(), { zone: zoneOf(app.config.siteTimezone) });
+  let version: Promise<string> | undefined;
   return {
     app,
     config: app.config,
@@ -48,6 +53,7 @@ export function createContext(app: AppState, language: LanguageForm, caller: Cal
     now,
     urls: new UrlBuilder(app.config, language),
     parse: { now, siteZone: zoneOf(app.config.siteTimezone), caller, config: app.config },
+    dataVersion: () => (version ??= app.caches.version.current()),
   };
 }
 

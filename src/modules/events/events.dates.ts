@@ -31,7 +31,19 @@ export function formatLocal(seconds: number, timezone: string): string {
   return localTime(seconds, timezone).toFormat(DB_FORMAT);
 }
 
-const ABBREVIATION_LOCALES = ['en-US', 'en-GB', 'en-AU', 'en-IN'];
+// Intl names zones per locale; together these English (and two Asian) locales give the tz-database
+// letter abbreviations PHP reports for most zones (EST, CET, AEDT, IST, HKT, JST, SAST, WIB…).
+const ABBREVIATION_LOCALES = ['en-US', 'en-GB', 'en-AU', 'en-IN', 'en-NZ', 'en-ZA', 'en-HK', 'en-KE', 'en-NG', 'en-IE', 'ja-JP', 'id-ID'];
+/** Zones whose tz-database abbreviation no locale spells out: [standard, daylight]. */
+const KNOWN_ABBREVIATIONS: Record<string, [string, string]> = {
+  'Asia/Seoul': ['KST', 'KDT'],
+  'Asia/Shanghai': ['CST', 'CDT'],
+  'Asia/Taipei': ['CST', 'CDT'],
+  'Asia/Karachi': ['PKT', 'PKST'],
+  'Asia/Manila': ['PST', 'PDT'],
+  'Asia/Jerusalem': ['IST', 'IDT'],
+  'Europe/Moscow': ['MSK', 'MSD'],
+};
 const abbreviationCache = new Map<string, string>();
 
 function intlAbbreviation(zone: string, at: Date, locale: string): string {
@@ -59,7 +71,8 @@ export function timezoneAbbreviation(timezone: string, atSeconds: number): strin
   const cached = abbreviationCache.get(key);
   if (cached !== undefined) return cached;
   const at = new Date(atSeconds * 1000);
-  const named = ABBREVIATION_LOCALES.map((locale) => intlAbbreviation(timezone, at, locale)).find((name) => name !== '' && !/^GMT[+-]/.test(name));
+  const known = KNOWN_ABBREVIATIONS[timezone];
+  const named = known ? known[local.isInDST ? 1 : 0] : ABBREVIATION_LOCALES.map((locale) => intlAbbreviation(timezone, at, locale)).find((name) => /^[A-Z]{2,5}$/.test(name));
   const result = named ?? numericAbbreviation(local.offset);
   abbreviationCache.set(key, result);
   return result;

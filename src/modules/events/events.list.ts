@@ -9,10 +9,9 @@ import * as posts from '../posts/posts.repository.js';
 import type { PostStatus } from '../posts/posts.rules.js';
 import * as termsRepo from '../terms/terms.repository.js';
 import { CATEGORIES, TAGS, type Taxonomy } from '../terms/taxonomies.js';
-import type { EventBundle } from './events.present.js';
 import * as repo from './events.repository.js';
 import { parseSearchTerms } from './events.search.js';
-import { isLocked, loadBundles } from './events.service.js';
+import { viewerKey } from './events.render.js';
 
 export interface EventListInput {
   page: number;
@@ -51,7 +50,7 @@ export interface EffectiveBounds {
 }
 
 export interface EventPage {
-  items: { bundle: EventBundle; locked: boolean }[];
+  ids: number[];
   total: number;
   bounds: EffectiveBounds;
 }
@@ -159,12 +158,19 @@ export async function listEventPage(ctx: RequestContext, input: EventListInput):
   const bounds = effectiveBounds(ctx, input);
   const filter = await buildFilter(ctx, input, bounds);
   const langs = languages(ctx);
-  const [ids, total] = await Promise.all([
-    repo.listEventIds(ctx.db, filter, langs, input.per_page, (input.page - 1) * input.per_page),
-    repo.countEvents(ctx.db, filter, langs),
-  ]);
-  const rows = await repo.findEvents(ctx.db, ids, langs);
-  if (rows.length === 0 && input.page > 1) throw new ApiError('event-archive-page-not-found');
-  const bundles = await loadBundles(ctx, rows);
-  return { items: bundles.map((bundle) => ({ bundle, locked: isLocked(ctx, bundle.row, input.password) })), total, bounds };
+  const ids = await repo.listEventIds(ctx.db, filter, langs, input.per_page, (input.page - 1) * input.per_page);
+  if (ids.length === 0 && input.page > 1) throw new ApiError('event-archive-page-not-found');
+  return { ids, total: await countOnce(ctx, filter), bounds };
+}
+
+/** `total` is counted once per distinct filter and reader until data changes (issue "benchmark harness"). */
+async function countOnce(ctx: RequestContext, filter: repo.EventFilter): Promise<number> {
+  const { caller, ...rest } = filter;
+  const key = `events|${viewerKey(caller)}|${ctx.lang}|${JSON.stringify(rest)}`;
+  const version = await ctx.dataVersion();
+  const cached = ctx.app.caches.counts.get(key, version);
+  if (cached !== undefined) return cached;
+  const total = await repo.countEvents(ctx.db, filter, languages(ctx));
+  ctx.app.caches.counts.set(key, version, total);
+  return total;
 }

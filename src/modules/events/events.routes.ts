@@ -10,6 +10,7 @@ import { errorResponses } from '../../http/schemas.js';
 import type { Query } from '../../http/urls.js';
 import { effectiveBounds, listEventPage, type EventListInput } from './events.list.js';
 import { presentEvent } from './events.present.js';
+import { renderEvents } from './events.render.js';
 import { eventCreateArgs, eventDeleteArgs, eventListArgs, eventListSchema, eventReadArgs, EventSchema, eventUpdateArgs } from './events.schemas.js';
 import * as service from './events.service.js';
 import { canEditPost } from '../posts/posts.rules.js';
@@ -74,12 +75,13 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
       const pages = totalPages(page.total, input.per_page);
       const links = pageLinks((q) => ctx.urls.rest('events/', q), listQuery(ctx, input, given), input.page, input.page < pages, input.page > 1, true);
       setListHeaders(reply, page.total, pages, links);
-      return {
-        events: page.items.map(({ bundle, locked }) => presentEvent(ctx, bundle, { jsonLd: false, blanked: locked })),
-        ...links,
-        total: page.total,
-        total_pages: pages,
-      };
+      const events = await renderEvents(ctx, page.ids, { jsonLd: false, password: input.password });
+      // The envelope is assembled around the cached, schema-serialised event strings (key order of API.md §9).
+      const tail = [`"rest_url":${JSON.stringify(links.rest_url)}`];
+      if (links.next_rest_url) tail.push(`"next_rest_url":${JSON.stringify(links.next_rest_url)}`);
+      if (links.previous_rest_url) tail.push(`"previous_rest_url":${JSON.stringify(links.previous_rest_url)}`);
+      tail.push(`"total":${page.total}`, `"total_pages":${pages}`);
+      return reply.type('application/json; charset=utf-8').send(`{"events":[${events.join(',')}],${tail.join(',')}}`);
     },
   });
 
@@ -107,10 +109,14 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
       summary: `Read an event by ${by}`,
       tags,
       responses: { 200: EventRef, ...errorResponses(400, 403, 404) },
-      handler: async ({ ctx, args, params }) => {
+      handler: async ({ ctx, args, params }, reply) => {
+        if (args.context !== 'edit') {
+          const id = await service.checkReadable(ctx, refOf(params), args.password);
+          const [json] = await renderEvents(ctx, [id], { jsonLd: true, password: args.password });
+          return reply.type('application/json; charset=utf-8').send(json);
+        }
         const bundle = await service.readEvent(ctx, refOf(params), args.password);
         const event = presentEvent(ctx, bundle, { jsonLd: true, blanked: false });
-        if (args.context !== 'edit') return event;
         requireEditContext(canEditPost(ctx.caller, bundle.row), ctx.caller !== null);
         return { ...event, ...(await postTranslations(ctx.db, bundle.row.id, { title: 'title', description: 'description', excerpt: 'excerpt' })) };
       },

@@ -13,7 +13,7 @@ import { ORGANIZER_KIND, VENUE_KIND } from '../linked/linked.kind.js';
 import * as linkedRepo from '../linked/linked.repository.js';
 import { languages } from '../linked/linked.service.js';
 import * as posts from '../posts/posts.repository.js';
-import { canEditPost, canReadPost, scaleStatus, scheduleStatus, trashedSlug, untrashedSlug, type PostStatus } from '../posts/posts.rules.js';
+import { canEditPost, canReadPost, scaleStatus, scheduleStatus, untrashedSlug, type PostStatus } from '../posts/posts.rules.js';
 import * as termsRepo from '../terms/terms.repository.js';
 import { CATEGORIES, TAGS } from '../terms/taxonomies.js';
 import { localTime, snapToDays, sortKeys } from './events.dates.js';
@@ -104,16 +104,16 @@ export async function loadEvent(ctx: RequestContext, id: number, db: Executor = 
  * readable → password (unless it matches or the caller may edit the event).
  */
 export async function readEvent(ctx: RequestContext, ref: EventRef, password: string | undefined): Promise<EventBundle> {
+  return loadEvent(ctx, await checkReadable(ctx, ref, password));
+}
+
+/** The §14 checks of a single read; returns the event id when the caller may see it whole. */
+export async function checkReadable(ctx: RequestContext, ref: EventRef, password: string | undefined): Promise<number> {
   const post = await resolveEvent(ctx, ref);
   if (post.status === 'trash') throw new ApiError('event-no-longer-available');
   if (!canReadPost(ctx.caller, post)) throw new ApiError('event-not-accessible');
   if (post.password !== '' && password !== post.password && !canEditPost(ctx.caller, post)) throw new ApiError('event-password-protected');
-  return loadEvent(ctx, post.id);
-}
-
-/** Whether a listed event is shown without its protected fields (API.md §14, §18). */
-export function isLocked(ctx: RequestContext, row: repo.EventRow, password: string | undefined): boolean {
-  return row.password !== '' && row.password !== password && !canEditPost(ctx.caller, row);
+  return post.id;
 }
 
 interface Times {
@@ -352,7 +352,7 @@ async function nextSlug(db: Executor, post: posts.PostBase, status: PostStatus, 
   else if (base === '' && status !== 'draft' && status !== 'pending') {
     base = toSlug(input.title ?? (await db.selectFrom('posts').select('title').where('id', '=', post.id).executeTakeFirstOrThrow()).title);
   }
-  if (status === 'trash') return trashedSlug(base);
+  if (status === 'trash') return post.status === 'trash' && input.slug === undefined ? post.slug : posts.uniqueTrashedSlug(db, 'event', base, post.id);
   if (base === post.slug && attempt === 0) return base;
   return uniqueSlug(db, base, post.id, attempt);
 }
@@ -372,7 +372,7 @@ export async function deleteEvent(ctx: RequestContext, ref: EventRef, force: boo
     return last;
   }
   await ctx.db.transaction().execute(async (trx) => {
-    await posts.updatePost(trx, post.id, { status: 'trash', slug: trashedSlug(post.slug), modified_at: seconds(ctx.now) });
+    await posts.updatePost(trx, post.id, { status: 'trash', slug: await posts.uniqueTrashedSlug(trx, 'event', post.slug, post.id), modified_at: seconds(ctx.now) });
     await repo.updateEventColumns(trx, post.id, { status: 'trash' });
     await termsRepo.recountTerms(trx, terms);
   });

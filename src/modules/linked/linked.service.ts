@@ -8,7 +8,7 @@ import { sanitizeHtml } from '../../http/html.js';
 import { slugCandidate, toSlug } from '../../http/slugs.js';
 import { resolveImage } from '../images/images.js';
 import * as posts from '../posts/posts.repository.js';
-import { canEditPost, canReadPost, scaleStatus, scheduleStatus, trashedSlug, untrashedSlug, type PostStatus } from '../posts/posts.rules.js';
+import { canEditPost, canReadPost, scaleStatus, scheduleStatus, untrashedSlug, type PostStatus } from '../posts/posts.rules.js';
 import type { LinkedKind } from './linked.kind.js';
 import * as repo from './linked.repository.js';
 
@@ -221,7 +221,7 @@ async function nextSlug(db: Executor, kind: LinkedKind, post: posts.PostBase, st
   else if (base === '' && status !== 'draft' && status !== 'pending') {
     base = toSlug(input.name ?? (await db.selectFrom('posts').select('title').where('id', '=', post.id).executeTakeFirstOrThrow()).title);
   }
-  if (status === 'trash') return trashedSlug(base);
+  if (status === 'trash') return post.status === 'trash' && input.slug === undefined ? post.slug : posts.uniqueTrashedSlug(db, kind.type, base, post.id);
   if (base === post.slug && attempt === 0) return base;
   return uniqueSlug(db, kind, base, post.id, attempt);
 }
@@ -244,7 +244,7 @@ export async function deleteLinked(ctx: RequestContext, kind: LinkedKind, ref: P
   }
   if (post.status === 'trash') throw new ApiError(kind.errors.inTrash);
   await ctx.db.transaction().execute(async (trx) => {
-    await posts.updatePost(trx, post.id, { status: 'trash', slug: trashedSlug(post.slug), modified_at: seconds(ctx) });
+    await posts.updatePost(trx, post.id, { status: 'trash', slug: await posts.uniqueTrashedSlug(trx, kind.type, post.slug, post.id), modified_at: seconds(ctx) });
     await repo.unlinkFromEvents(trx, kind, post.id);
   });
   return loadLinked(ctx, kind, post.id);

@@ -4,6 +4,7 @@ import { autoParagraph } from '../../http/html.js';
 import { ApiError } from '../../errors.js';
 import { formatLocal } from '../events/events.dates.js';
 import { listEventPage } from '../events/events.list.js';
+import { findEvents } from '../events/events.repository.js';
 import * as events from '../events/events.service.js';
 import { ORGANIZER_KIND, VENUE_KIND, type LinkedKind } from '../linked/linked.kind.js';
 import { readLinked } from '../linked/linked.service.js';
@@ -56,7 +57,7 @@ async function termPage(ctx: RequestContext, taxonomy: Taxonomy, slug: string): 
     restUrl: ctx.urls.rest(`${taxonomy.path}/${term.id}`),
     facts: [],
     bodyHtml: term.description,
-    links: page.items.map(({ bundle }) => ({ href: ctx.urls.page(`/event/${encodeURIComponent(bundle.row.slug)}/`), text: `${bundle.row.title} (${formatLocal(bundle.row.start_utc, bundle.row.timezone)})` })),
+    links: (await findEvents(ctx.db, page.ids, languages)).map((row) => ({ href: ctx.urls.page(`/event/${encodeURIComponent(row.slug)}/`), text: `${row.title} (${formatLocal(row.start_utc, row.timezone)})` })),
   };
 }
 

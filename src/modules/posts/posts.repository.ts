@@ -1,6 +1,7 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Caller } from '../../auth/caller.js';
 import { callerCan } from '../../auth/caller.js';
+import { trashedSlug } from './posts.rules.js';
 import type { Executor } from '../../db/schema.js';
 
 export interface PostBase {
@@ -38,6 +39,15 @@ export async function slugTaken(db: Executor, type: string, slug: string, except
   let query = db.selectFrom('posts').select('id').where('type', '=', type).where('slug', '=', slug);
   if (exceptId !== undefined) query = query.where('id', '<>', exceptId);
   return (await query.executeTakeFirst()) !== undefined;
+}
+
+/** A trashed slug no other post of the type uses (`x__trashed`, `x__trashed-2`, …). */
+export async function uniqueTrashedSlug(db: Executor, type: string, slug: string, id: number): Promise<string> {
+  if (slug === '') return '';
+  for (let attempt = 1; ; attempt++) {
+    const candidate = trashedSlug(slug, attempt);
+    if (!(await slugTaken(db, type, candidate, id))) return candidate;
+  }
 }
 
 export interface NewPost {

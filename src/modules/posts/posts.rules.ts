@@ -55,10 +55,15 @@ export function scheduleStatus(status: PostStatus, publishedAt: number, now: num
 
 export const TRASH_SUFFIX = '__trashed';
 
-export function trashedSlug(slug: string): string {
-  return slug === '' || slug.endsWith(TRASH_SUFFIX) ? slug : `${slug}${TRASH_SUFFIX}`;
+const TRASHED = /__trashed(-\d+)?$/;
+
+/** `slug__trashed` (TEC), or `slug__trashed-2`… when another trashed item already has it. */
+export function trashedSlug(slug: string, attempt = 1): string {
+  if (slug === '') return slug;
+  const base = `${untrashedSlug(slug)}${TRASH_SUFFIX}`;
+  return attempt <= 1 ? base : `${base}-${attempt}`;
 }
 
 export function untrashedSlug(slug: string): string {
-  return slug.endsWith(TRASH_SUFFIX) ? slug.slice(0, -TRASH_SUFFIX.length) : slug;
+  return slug.replace(TRASHED, '');
 }

@@ -1,0 +1,31 @@
+import type { DatabaseHandle } from '../db/connect.js';
+import { postgresDataVersion, sqliteDataVersion, type DataVersion } from './data-version.js';
+import { VersionedCache } from './lru.js';
+
+export interface CachedResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Every cache of a process; all entries are stamped with the data version (see data-version.ts). */
+export interface Caches {
+  readonly version: DataVersion;
+  /** Whole responses to anonymous reads; null when RESPONSE_CACHE=off. */
+  readonly responses: VersionedCache<CachedResponse> | null;
+  /** Rendered item representations (JSON strings), reused between requests until data changes. */
+  readonly fragments: VersionedCache<string>;
+  /** List totals per filter, so `total` does not cost a full count on every page. */
+  readonly counts: VersionedCache<number>;
+}
+
+const MB = 1024 * 1024;
+
+export function createCaches(handle: DatabaseHandle, responseCache: boolean): Caches {
+  return {
+    version: handle.sqlite ? sqliteDataVersion(handle.sqlite) : postgresDataVersion(handle.db),
+    responses: responseCache ? new VersionedCache<CachedResponse>(5_000, 64 * MB, (r) => r.body.length) : null,
+    fragments: new VersionedCache<string>(20_000, 64 * MB, (json) => json.length),
+    counts: new VersionedCache<number>(10_000, 10_000),
+  };
+}

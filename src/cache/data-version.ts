@@ -1,0 +1,40 @@
+import { sql } from 'kysely';
+import type SQLite from 'better-sqlite3';
+import type { Db } from '../db/schema.js';
+
+/**
+ * A token that changes whenever data may have changed, in this process or another one. Cached
+ * entries remember the token they were computed under and are used only while it is current.
+ */
+export interface DataVersion {
+  current(): Promise<string>;
+  /** Called after every write request, before its response leaves. */
+  bump(): Promise<void>;
+}
+
+/**
+ * SQLite: this process's write counter plus `PRAGMA data_version`, which changes when another
+ * connection (another server process, the CLI) commits. Both are read without touching the disk.
+ */
+export function sqliteDataVersion(database: SQLite.Database): DataVersion {
+  let local = 0;
+  return {
+    current: async () => `${local}:${database.pragma('data_version', { simple: true }) as number}`,
+    bump: async () => {
+      local += 1;
+    },
+  };
+}
+
+/** PostgreSQL: a shared counter row, bumped by whichever process writes (migration 0005). */
+export function postgresDataVersion(db: Db): DataVersion {
+  return {
+    current: async () => {
+      const { rows } = await sql<{ version: number }>`SELECT version FROM cache_state WHERE id = 1`.execute(db);
+      return String(rows[0]?.version ?? 0);
+    },
+    bump: async () => {
+      await sql`UPDATE cache_state SET version = version + 1 WHERE id = 1`.execute(db);
+    },
+  };
+}

@@ -1,0 +1,72 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { DateTime } from 'luxon';
+import type { CachedResponse } from '../cache/caches.js';
+import type { AppState } from '../http/context.js';
+import { zoneOf } from '../http/timezones.js';
+import { NAMESPACE } from '../http/urls.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    responseCacheKey: string | null;
+    responseCacheVersion: string | null;
+  }
+}
+
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const KEPT_HEADERS = ['content-type', 'content-language', 'x-tec-total', 'x-tec-totalpages', 'x-wp-total', 'x-wp-totalpages', 'link'];
+
+/**
+ * Responses depend on "now" through the default date window (days) and `only_with_upcoming`
+ * (seconds): the key carries the site-zone day, and the second for upcoming filters.
+ */
+function cacheKey(state: AppState, request: FastifyRequest): string {
+  const now = DateTime.fromJSDate(state.clock(), { zone: zoneOf(state.config.siteTimezone) });
+  const stamp = request.url.includes('only_with_upcoming') ? now.toFormat('yyyy-MM-dd HH:mm:ss') : now.toFormat('yyyy-MM-dd');
+  return `${stamp}|${request.raw.calendarPathLanguage ?? ''}|${request.url}`;
+}
+
+function cacheable(request: FastifyRequest): boolean {
+  return request.method === 'GET' && !request.headers.authorization && (request.routeOptions.url ?? '').startsWith(`/${NAMESPACE}`);
+}
+
+/**
+ * The response cache for anonymous reads (issue "benchmark harness"): a hit is served before the
+ * handler; a write bumps the data version after it commits and before its response leaves, so no
+ * later read, in this process or another, gets a stale entry.
+ */
+export function registerResponseCache(app: FastifyInstance, state: AppState): void {
+  const responses = state.caches.responses;
+  app.decorateRequest('responseCacheKey', null);
+  app.decorateRequest('responseCacheVersion', null);
+  if (responses) {
+    app.addHook('preHandler', async (request, reply) => {
+      if (!cacheable(request)) return;
+      const key = cacheKey(state, request);
+      const version = await state.caches.version.current();
+      const hit = responses.get(key, version);
+      if (hit) {
+        await reply.code(hit.status).headers({ ...hit.headers, 'x-calendar-cache': 'hit' }).send(hit.body);
+        return reply;
+      }
+      request.responseCacheKey = key;
+      request.responseCacheVersion = version;
+      reply.header('x-calendar-cache', 'miss');
+    });
+  }
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (WRITES.has(request.method)) {
+      await state.caches.version.bump();
+      return payload;
+    }
+    if (responses && request.responseCacheKey && reply.statusCode === 200 && typeof payload === 'string') {
+      const headers: Record<string, string> = {};
+      for (const name of KEPT_HEADERS) {
+        const value = reply.getHeader(name);
+        if (value !== undefined) headers[name] = String(value);
+      }
+      const entry: CachedResponse = { status: 200, headers, body: payload };
+      responses.set(request.responseCacheKey, request.responseCacheVersion!, entry);
+    }
+    return payload;
+  });
+}
