@@ -262,6 +262,14 @@ for (const dialect of await testDialects()) {
       assertTimes(utc, { start: '2026-12-21 18:00:00', end: '2026-12-21 20:00:00', utcStart: '2026-12-21 18:00:00', utcEnd: '2026-12-21 20:00:00', timezone: 'UTC', abbr: 'UTC' });
     });
 
+    it('daylight saving time: summer dates use EDT (-4), and a wall-clock time in the spring gap moves forward', async () => {
+      const july = await t.api.post('/events', { title: 'Fourth of July', start_date: '2026-07-04 21:00:00', end_date: '2026-07-04 23:00:00' }, { as: 'administrator' });
+      assertTimes(july, { start: '2026-07-04 21:00:00', end: '2026-07-04 23:00:00', utcStart: '2026-07-05 01:00:00', utcEnd: '2026-07-05 03:00:00', timezone: 'America/New_York', abbr: 'EDT' });
+      assert.equal((await t.api.get(`/events/${july.json.id}`)).json.json_ld.startDate, '2026-07-04T21:00:00-04:00');
+      const gap = await t.api.post('/events', { title: 'Spring gap', start_date: '2026-03-08 02:30:00', end_date: '2026-03-08 04:00:00' }, { as: 'administrator' });
+      assertTimes(gap, { start: '2026-03-08 03:30:00', end: '2026-03-08 04:00:00', utcStart: '2026-03-08 07:30:00', utcEnd: '2026-03-08 08:00:00', timezone: 'America/New_York', abbr: 'EDT' });
+    });
+
     it('json_ld dates carry the New York offset on single reads', async () => {
       const res = await t.api.post('/events', { title: 'NY LD', start_date: '2026-12-21 18:00:00', end_date: '2026-12-21 20:00:00', cost: '0' }, { as: 'administrator' });
       const single = await t.api.get(`/events/${res.json.id}`);
@@ -438,6 +446,35 @@ for (const dialect of await testDialects()) {
       assert.equal(instant.json.utc_end_date, '2026-12-21 18:00:00');
     });
 
+    it('form bodies and query parameters are accepted, with the JSON body winning; bad JSON is rest_invalid_json', async () => {
+      const form = await t.api.post('/events', { title: 'Form event', ...UTC_DAY, featured: '1', categories: 'Alpha,Beta', cost: '5', all_day: 'false' }, { as: 'administrator', form: true });
+      assert.equal(form.status, 201, form.text);
+      assert.deepEqual([form.json.title, form.json.featured, form.json.all_day, form.json.cost], ['Form event', true, false, '$5']);
+      assert.deepEqual(form.json.categories.map((c: Json) => c.name), ['Alpha', 'Beta']);
+      const query = await t.api.post('/events', UTC_DAY, { as: 'administrator', query: { title: 'From the query', 'tags[]': ['q1', 'q2'] } });
+      assert.equal(query.status, 201, query.text);
+      assert.equal(query.json.title, 'From the query');
+      assert.deepEqual(query.json.tags.map((c: Json) => c.name), ['q1', 'q2']);
+      const both = await t.api.post('/events', { title: 'Body wins', ...UTC_DAY }, { as: 'administrator', query: { title: 'Query loses' } });
+      assert.equal(both.json.title, 'Body wins');
+      const bad = await t.api.post('/events', '{"title": "Broken",', { as: 'administrator' });
+      assert.equal(bad.status, 400);
+      assert.equal(bad.json.code, 'rest_invalid_json');
+      assert.equal(bad.json.message, 'Invalid JSON body passed.');
+      assert.equal(await postsTitled(t.api, 'Broken'), 0);
+      const nullTitle = await t.api.post('/events', { title: null, ...UTC_DAY }, { as: 'administrator' });
+      assert.deepEqual(nullTitle.json.data.params, ['title']);
+    });
+
+    it('descriptions are sanitised (no script, event handlers or javascript: URLs) and wrapped in <p>', async () => {
+      const res = await t.api.post('/events', { ...base, title: 'Sanitised', description: '<script>alert(1)</script><p onclick="steal()">Hi <a href="javascript:alert(1)">there</a> <a href="https://example.org/">ok</a></p>', excerpt: 'Plain <style>p{}</style>text' }, { as: 'administrator' });
+      assert.equal(res.status, 201, res.text);
+      assert.doesNotMatch(res.json.description, /script|onclick|javascript:|alert/);
+      assert.match(res.json.description, /^<p>Hi <a>there<\/a> <a href="https:\/\/example.org\/">ok<\/a><\/p>$/);
+      assert.doesNotMatch(res.json.excerpt, /style|p\{\}/);
+      assert.match(res.json.excerpt, /^<p>Plain\s*text<\/p>$/);
+    });
+
     it('anonymous is 401 and a subscriber 403 (rest_forbidden)', async () => {
       const anon = await t.api.post('/events', { ...base, title: 'Anon' });
       assert.equal(anon.status, 401);
@@ -540,6 +577,13 @@ for (const dialect of await testDialects()) {
       assert.equal(contributor.json.slug, '');
       const named = await t.api.post('/events', { ...base, title: 'Draft with slug', slug: 'My Draft Slug', status: 'draft' }, { as: 'administrator' });
       assert.equal(named.json.slug, 'my-draft-slug');
+    });
+
+    it('slugs stay unique under concurrent creates', async () => {
+      await t.api.user('administrator');
+      const results = await Promise.all(Array.from({ length: 6 }, () => t.api.post('/events', { ...base, title: 'Race Night' }, { as: 'administrator' })));
+      for (const res of results) assert.equal(res.status, 201, res.text);
+      assert.deepEqual(results.map((r) => r.json.slug).sort(), ['race-night', 'race-night-2', 'race-night-3', 'race-night-4', 'race-night-5', 'race-night-6']);
     });
 
     it('titles are returned as sent, not entity-encoded', async () => {
