@@ -97,6 +97,9 @@ export function connect(url: string): DatabaseHandle {
     return { db, dialect, sqlite, close: () => db.destroy() };
   }
   const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle client killed by the server (restart, failover, DROP DATABASE) is discarded by the pool;
+  // without a listener its 'error' event would crash the process.
+  pool.on('error', () => undefined);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool) }) });
   return { db, dialect, close: () => db.destroy() };
 }

@@ -1,14 +1,16 @@
-import slugify from '@sindresorhus/slugify';
+import slugify from 'slugify';
+
+// WordPress drops symbols from slugs ("Rock & Roll" → rock-roll) where slugify would spell them out.
+slugify.extend(Object.fromEntries([...'&<>|$%€£¥©®™∆∑∞♥₹₽₩₺₿'].map((symbol) => [symbol, ' '])));
 
 /**
- * A URL slug from a title or name (API.md §3): lower-case, accents folded, runs of other characters
- * to `-`. Scripts without a Latin transliteration keep their letters rather than vanishing.
+ * A URL slug from a title or name (API.md §3): lower-case, accents folded (slugify's character
+ * map), quotes dropped, runs of other characters to `-`. Scripts without a Latin transliteration
+ * keep their letters rather than vanishing.
  */
 export function toSlug(text: string): string {
-  const latin = slugify(text, { customReplacements: [['&', ' ']], decamelize: false });
-  if (latin !== '') return latin.slice(0, 190);
-  return text
-    .toLowerCase()
+  const folded = slugify(text, { lower: true, remove: /['"‘’“”]/g, replacement: '-' });
+  return folded
     .replace(/[^\p{L}\p{N}]+/gu, '-')
     .replace(/^-+|-+$/g, '')
     .slice(0, 190);

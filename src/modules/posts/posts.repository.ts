@@ -31,12 +31,13 @@ export async function findPostBase(db: Executor, id: number): Promise<PostBase |
 
 export async function findPostIdBySlug(db: Executor, type: string, slug: string): Promise<number | undefined> {
   if (slug === '') return undefined;
-  const row = await db.selectFrom('posts').select('id').where('type', '=', type).where('slug', '=', slug).executeTakeFirst();
+  // `slug <> ''` lets both planners use the partial unique index posts_slug.
+  const row = await db.selectFrom('posts').select('id').where('type', '=', type).where('slug', '=', slug).where('slug', '<>', '').executeTakeFirst();
   return row?.id;
 }
 
 export async function slugTaken(db: Executor, type: string, slug: string, exceptId: number | undefined): Promise<boolean> {
-  let query = db.selectFrom('posts').select('id').where('type', '=', type).where('slug', '=', slug);
+  let query = db.selectFrom('posts').select('id').where('type', '=', type).where('slug', '=', slug).where('slug', '<>', '');
   if (exceptId !== undefined) query = query.where('id', '<>', exceptId);
   return (await query.executeTakeFirst()) !== undefined;
 }
