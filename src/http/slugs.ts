@@ -1,4 +1,7 @@
-import slugify from 'slugify';
+import slugifyModule from 'slugify';
+
+// slugify is CommonJS; its function is also exported as `default`, which is what the types describe.
+const slugify = slugifyModule.default;
 
 // WordPress drops symbols from slugs ("Rock & Roll" → rock-roll) where slugify would spell them out.
 slugify.extend(Object.fromEntries([...'&<>|$%€£¥©®™∆∑∞♥₹₽₩₺₿'].map((symbol) => [symbol, ' '])));

@@ -268,8 +268,8 @@ export async function setOrganizers(db: Executor, eventId: number, organizerIds:
     .execute();
 }
 
-/** Replaces the event's terms of one taxonomy; returns the term ids whose counts may change. */
-export async function setTerms(db: Executor, eventId: number, taxonomy: string, termIds: readonly number[]): Promise<number[]> {
+/** Replaces the event's terms of one taxonomy. */
+export async function setTerms(db: Executor, eventId: number, taxonomy: string, termIds: readonly number[]): Promise<void> {
   const previous = await db
     .selectFrom('event_terms')
     .innerJoin('terms', 'terms.id', 'event_terms.term_id')
@@ -286,7 +286,6 @@ export async function setTerms(db: Executor, eventId: number, taxonomy: string, 
       .values(unique.map((termId, position) => ({ event_id: eventId, term_id: termId, position })))
       .execute();
   }
-  return [...new Set([...old, ...unique])];
 }
 
 export async function termIdsOfEvent(db: Executor, eventId: number): Promise<number[]> {
@@ -304,4 +303,29 @@ export async function existingPostIds(db: Executor, type: string, ids: readonly 
 /** All-day events' sort keys depend on the site zone: recomputed when it changes (see events.service). */
 export async function allDayEvents(db: Executor): Promise<{ post_id: number; start_utc: number; end_utc: number; timezone: string }[]> {
   return db.selectFrom('events').select(['post_id', 'start_utc', 'end_utc', 'timezone']).where('all_day', '=', 1).execute();
+}
+
+/** What term counts depend on: whether the event is published, and its terms. */
+export interface CountState {
+  published: boolean;
+  termIds: number[];
+}
+
+/**
+ * The event's count state inside a write's transaction. On PostgreSQL the post row is locked so
+ * concurrent writers of the same event apply their count changes one after the other.
+ */
+export async function countState(db: Executor, eventId: number, lock: boolean): Promise<CountState> {
+  let query = db.selectFrom('posts').select('status').where('id', '=', eventId);
+  if (lock) query = query.forUpdate();
+  const post = await query.executeTakeFirst();
+  return { published: post?.status === 'publish', termIds: post ? await termIdsOfEvent(db, eventId) : [] };
+}
+
+/** Per-term change of the published-event count between two states of one event. */
+export function countDeltas(before: CountState, after: CountState): Map<number, number> {
+  const deltas = new Map<number, number>();
+  if (before.published) for (const id of before.termIds) deltas.set(id, (deltas.get(id) ?? 0) - 1);
+  if (after.published) for (const id of after.termIds) deltas.set(id, (deltas.get(id) ?? 0) + 1);
+  return deltas;
 }

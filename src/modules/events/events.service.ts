@@ -197,18 +197,28 @@ async function imageId(ctx: RequestContext, db: Executor, raw: unknown): Promise
   return outcome.imageId;
 }
 
-/** Applies venue, organizers and terms inside the transaction; returns the term ids to recount. */
-async function writeRelations(ctx: RequestContext, trx: Executor, eventId: number, rel: Relations): Promise<number[]> {
-  const touched: number[] = [];
+/** Applies venue, organizers and terms inside the transaction. */
+async function writeRelations(ctx: RequestContext, trx: Executor, eventId: number, rel: Relations): Promise<void> {
   if (rel.venue) {
     const [venueId] = await relations.materialiseLinked(ctx, trx, VENUE_KIND, rel.venue);
     await repo.updateEventColumns(trx, eventId, { venue_id: venueId ?? null });
   }
   if (rel.organizers) await repo.setOrganizers(trx, eventId, await relations.materialiseLinked(ctx, trx, ORGANIZER_KIND, rel.organizers));
   for (const [taxonomy, refs] of [[CATEGORIES, rel.categories], [TAGS, rel.tags]] as const) {
-    if (refs) touched.push(...(await repo.setTerms(trx, eventId, taxonomy.key, await relations.materialiseTerms(ctx, trx, taxonomy, refs))));
+    if (refs) await repo.setTerms(trx, eventId, taxonomy.key, await relations.materialiseTerms(ctx, trx, taxonomy, refs));
   }
-  return touched;
+}
+
+/**
+ * Runs an event write and keeps term counts (published events per term, API.md §12) exact by
+ * applying the difference between the event's state before and after, instead of recounting.
+ */
+async function withCounts<T>(ctx: RequestContext, trx: Executor, eventId: number | undefined, write: () => Promise<T & { id: number }>): Promise<T & { id: number }> {
+  const lock = ctx.app.dialect === 'postgres';
+  const before = eventId === undefined ? { published: false, termIds: [] } : await repo.countState(trx, eventId, lock);
+  const result = await write();
+  await termsRepo.adjustTermCounts(trx, repo.countDeltas(before, await repo.countState(trx, result.id, false)));
+  return result;
 }
 
 async function withSlugRetry<T>(write: (attempt: number) => Promise<T>): Promise<T> {
@@ -238,7 +248,7 @@ export async function createEvent(ctx: RequestContext, input: EventWriteInput & 
   const baseSlug = input.slug === undefined && (status === 'draft' || status === 'pending') ? '' : toSlug(input.slug ?? input.title);
   const cost = storedCost(input.cost);
   return withSlugRetry((attempt) =>
-    ctx.db.transaction().execute(async (trx) => {
+    ctx.db.transaction().execute(async (trx) => (await withCounts(ctx, trx, undefined, async () => {
       const id = await posts.insertPost(trx, {
         type: 'event',
         author_id: input.author ?? ctx.caller?.userId ?? 0,
@@ -274,10 +284,9 @@ export async function createEvent(ctx: RequestContext, input: EventWriteInput & 
         status,
         author_id: input.author ?? ctx.caller?.userId ?? 0,
       });
-      const touched = await writeRelations(ctx, trx, id, rel);
-      await termsRepo.recountTerms(trx, touched);
-      return id;
-    }),
+      await writeRelations(ctx, trx, id, rel);
+      return { id };
+    })).id),
   );
 }
 
@@ -331,17 +340,16 @@ export async function updateEvent(ctx: RequestContext, ref: EventRef, input: Eve
     if (input[name] !== undefined) columns[name] = input[name] ? 1 : 0;
   }
   await withSlugRetry((attempt) =>
-    ctx.db.transaction().execute(async (trx) => {
+    ctx.db.transaction().execute((trx) => withCounts(ctx, trx, post.id, async () => {
       const slug = await nextSlug(trx, post, status, input, attempt);
       if (slug !== post.slug) changes.slug = slug;
       if (input.image !== undefined) changes.image_id = await imageId(ctx, trx, input.image);
       await posts.updatePost(trx, post.id, changes);
       if (!inOriginal) await posts.upsertPostTranslation(trx, post.id, ctx.lang, translated);
       await repo.updateEventColumns(trx, post.id, columns);
-      const touched = await writeRelations(ctx, trx, post.id, rel);
-      if (status !== post.status) touched.push(...(await repo.termIdsOfEvent(trx, post.id)));
-      await termsRepo.recountTerms(trx, [...new Set(touched)]);
-    }),
+      await writeRelations(ctx, trx, post.id, rel);
+      return { id: post.id };
+    })),
   );
   return post.id;
 }
@@ -362,19 +370,21 @@ export async function deleteEvent(ctx: RequestContext, ref: EventRef, force: boo
   const post = await resolveEvent(ctx, ref);
   if (!canEditPost(ctx.caller, post) || (force && !callerCan(ctx.caller, 'delete_permanently'))) throw forbidden(ctx.caller !== null);
   if (!force && post.status === 'trash') throw new ApiError('event-is-in-trash');
-  const terms = await repo.termIdsOfEvent(ctx.db, post.id);
   if (force) {
     const last = await loadEvent(ctx, post.id);
     await ctx.db.transaction().execute(async (trx) => {
+      const before = await repo.countState(trx, post.id, ctx.app.dialect === 'postgres');
       await posts.deletePost(trx, post.id);
-      await termsRepo.recountTerms(trx, terms);
+      await termsRepo.adjustTermCounts(trx, repo.countDeltas(before, { published: false, termIds: [] }));
     });
     return last;
   }
-  await ctx.db.transaction().execute(async (trx) => {
-    await posts.updatePost(trx, post.id, { status: 'trash', slug: await posts.uniqueTrashedSlug(trx, 'event', post.slug, post.id), modified_at: seconds(ctx.now) });
-    await repo.updateEventColumns(trx, post.id, { status: 'trash' });
-    await termsRepo.recountTerms(trx, terms);
-  });
+  await ctx.db.transaction().execute((trx) =>
+    withCounts(ctx, trx, post.id, async () => {
+      await posts.updatePost(trx, post.id, { status: 'trash', slug: await posts.uniqueTrashedSlug(trx, 'event', post.slug, post.id), modified_at: seconds(ctx.now) });
+      await repo.updateEventColumns(trx, post.id, { status: 'trash' });
+      return { id: post.id };
+    }),
+  );
   return loadEvent(ctx, post.id);
 }
