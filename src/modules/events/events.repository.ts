@@ -2,7 +2,8 @@ import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Caller } from '../../auth/caller.js';
 import { callerCan } from '../../auth/caller.js';
 import type { Executor } from '../../db/schema.js';
-import { containsPattern, translatedColumn } from '../../db/translations.js';
+import { containsIgnoringCase } from '../../db/dialect.js';
+import { translatedColumn } from '../../db/translations.js';
 import type { ImageRow } from '../images/images.js';
 import type { Languages } from '../linked/linked.repository.js';
 import { visibleTo } from '../posts/posts.repository.js';
@@ -79,8 +80,7 @@ function selectEvents(db: Executor, { lang, defaultLang }: Languages) {
       'images.width as image_width',
       'images.height as image_height',
       'images.filesize as image_filesize',
-    ])
-    .where('posts.type', '=', 'event');
+    ]);
 }
 
 export async function findEvent(db: Executor, id: number, languages: Languages): Promise<EventRow | undefined> {
@@ -126,16 +126,14 @@ function editableBy(caller: Caller | null): Expression<SqlBool> {
  * `search` (API.md §10): every word in the title, excerpt or description; `-word` in none. The
  * excerpt and description of a protected event the caller has not unlocked are never searched (§18).
  */
-function searchCondition(terms: SearchTerms, filter: EventFilter, languages: Languages): Expression<SqlBool> {
+function searchCondition(db: Executor, terms: SearchTerms, filter: EventFilter, languages: Languages): Expression<SqlBool> {
   const title = translatedColumn('posts', 'title', languages.lang, languages.defaultLang);
   const excerpt = translatedColumn('posts', 'excerpt', languages.lang, languages.defaultLang);
   const description = translatedColumn('posts', 'description', languages.lang, languages.defaultLang);
   // Never NULL: a NULL here would turn `NOT matches` into NULL and let `-word` probe hidden text.
   const unlocked = sql<SqlBool>`(posts.password = '' OR posts.password = ${filter.password ?? ''} OR ${editableBy(filter.caller)})`;
-  const matches = (word: string) => {
-    const pattern = containsPattern(word);
-    return sql<SqlBool>`(lower(${title}) LIKE ${pattern} ESCAPE '\\' OR (${unlocked} AND (lower(${excerpt}) LIKE ${pattern} ESCAPE '\\' OR lower(${description}) LIKE ${pattern} ESCAPE '\\')))`;
-  };
+  const matches = (word: string) =>
+    sql<SqlBool>`(${containsIgnoringCase(db, title, word)} OR (${unlocked} AND (${containsIgnoringCase(db, excerpt, word)} OR ${containsIgnoringCase(db, description, word)})))`;
   const clauses = [...terms.include.map(matches), ...terms.exclude.map((word) => sql<SqlBool>`NOT ${matches(word)}`)];
   return sql<SqlBool>`(${sql.join(clauses, sql` AND `)})`;
 }
@@ -164,7 +162,7 @@ function filtered(db: Executor, filter: EventFilter, languages: Languages) {
   if (filter.endMax !== undefined) q = q.where('events.end_key', '<=', filter.endMax);
   if (filter.endBefore !== undefined) q = q.where('events.end_key', '<', filter.endBefore);
   if (filter.endAfter !== undefined) q = q.where('events.end_key', '>', filter.endAfter);
-  if (hasSearch(filter)) q = q.where(searchCondition(filter.search!, filter, languages));
+  // Cheap, selective conditions first: SQLite evaluates them in this order, search last.
   if (filter.categoryIds) q = q.where(withTerm(filter.categoryIds));
   if (filter.tagIds) q = q.where(withTerm(filter.tagIds));
   if (filter.venueIds) q = q.where('events.venue_id', 'in', filter.venueIds);
@@ -182,6 +180,7 @@ function filtered(db: Executor, filter: EventFilter, languages: Languages) {
       sql<SqlBool>`EXISTS (SELECT 1 FROM venues v WHERE v.post_id = events.venue_id AND v.geo_lat IS NOT NULL AND v.geo_lng IS NOT NULL AND calendar_distance_km(${lat}, ${lng}, v.geo_lat, v.geo_lng) <= ${radiusKm})`,
     );
   }
+  if (hasSearch(filter)) q = q.where(searchCondition(db, filter.search!, filter, languages));
   return q;
 }
 

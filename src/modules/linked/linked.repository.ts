@@ -1,7 +1,8 @@
-import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
+import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import { containsIgnoringCase } from '../../db/dialect.js';
 import type { Caller } from '../../auth/caller.js';
 import type { Executor } from '../../db/schema.js';
-import { containsPattern, translatedColumn } from '../../db/translations.js';
+import { translatedColumn } from '../../db/translations.js';
 import type { Language } from '../../i18n/languages.js';
 import type { ImageRow } from '../images/images.js';
 import { visibleTo } from '../posts/posts.repository.js';
@@ -100,21 +101,21 @@ function linkedEvents(kind: LinkedKind, db: LooseDb) {
         .whereRef('lo.organizer_id', '=', 'posts.id');
 }
 
-function searchCondition(kind: LinkedKind, words: readonly string[], languages: Languages): Expression<SqlBool> {
+function searchCondition(db: Executor, kind: LinkedKind, words: readonly string[], languages: Languages): Expression<SqlBool> {
   const fields = [
     translatedColumn('posts', 'title', languages.lang, languages.defaultLang),
     translatedColumn('posts', 'description', languages.lang, languages.defaultLang),
     translatedColumn('posts', 'excerpt', languages.lang, languages.defaultLang),
     ...kind.searchColumns.map((column) => sql.ref(`d.${column}`)),
   ];
-  const perField = fields.map((field) => sql.join(words.map((word) => sql`lower(${field}) LIKE ${containsPattern(word)} ESCAPE '\\'`), sql` AND `));
+  const perField = fields.map((field) => sql.join(words.map((word) => containsIgnoringCase(db, field as RawBuilder<string>, word)), sql` AND `));
   return sql<SqlBool>`(${sql.join(perField.map((clause) => sql`(${clause})`), sql` OR `)})`;
 }
 
 function filtered(db: Executor, kind: LinkedKind, filter: LinkedFilter, languages: Languages) {
   const loose = db as unknown as LooseDb;
   let query = selectLinked(db, kind, languages).where(visibleTo('posts', filter.caller, filter.statuses));
-  if (filter.words && filter.words.length > 0) query = query.where(searchCondition(kind, filter.words, languages));
+  if (filter.words && filter.words.length > 0) query = query.where(searchCondition(db, kind, filter.words, languages));
   if (filter.eventId !== undefined) {
     const eventId = filter.eventId;
     query = query.where(({ exists }) => exists(linkedEvents(kind, loose).select('lp.id').where('lp.id', '=', eventId)));

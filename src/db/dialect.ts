@@ -1,0 +1,22 @@
+import { SqliteAdapter, sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
+import type { Dialect } from './connect.js';
+import type { Executor } from './schema.js';
+import { containsPattern } from './translations.js';
+
+/** The dialect behind a database handle or transaction. */
+export function dialectOfExecutor(db: Executor): Dialect {
+  return db.getExecutor().adapter instanceof SqliteAdapter ? 'sqlite' : 'postgres';
+}
+
+const ASCII = /^[\x00-\x7f]*$/;
+
+/**
+ * `text` contains `word` (already lower-cased), ignoring case. PostgreSQL folds with its native
+ * lower(). SQLite's LIKE already ignores ASCII case, which is all an ASCII word needs, so the
+ * Unicode lower() (a JavaScript function on SQLite, db/connect.ts) runs only for other words.
+ */
+export function containsIgnoringCase(db: Executor, text: Expression<string> | RawBuilder<string>, word: string): RawBuilder<SqlBool> {
+  const pattern = containsPattern(word);
+  if (dialectOfExecutor(db) === 'sqlite' && ASCII.test(word)) return sql<SqlBool>`${text} LIKE ${pattern} ESCAPE '\\'`;
+  return sql<SqlBool>`lower(${text}) LIKE ${pattern} ESCAPE '\\'`;
+}
