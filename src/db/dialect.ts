@@ -20,3 +20,16 @@ export function containsIgnoringCase(db: Executor, text: Expression<string> | Ra
   if (dialectOfExecutor(db) === 'sqlite' && ASCII.test(word)) return sql<SqlBool>`${text} LIKE ${pattern} ESCAPE '\\'`;
   return sql<SqlBool>`lower(${text}) LIKE ${pattern} ESCAPE '\\'`;
 }
+
+/**
+ * Ids of the search documents that contain `word` somewhere (any language, any field): a cheap,
+ * index-backed necessary condition for words of three characters or more (migration 0006).
+ */
+export function mayContain(db: Executor, postId: Expression<number> | RawBuilder<number>, word: string): RawBuilder<SqlBool> | undefined {
+  if ([...word].length < 3) return undefined;
+  if (dialectOfExecutor(db) === 'sqlite') {
+    const phrase = `"${word.replace(/"/g, '""')}"`;
+    return sql<SqlBool>`${postId} IN (SELECT rowid FROM search_fts WHERE search_fts MATCH ${phrase})`;
+  }
+  return sql<SqlBool>`${postId} IN (SELECT post_id FROM search_documents WHERE lower(body) LIKE ${containsPattern(word)} ESCAPE '\\')`;
+}

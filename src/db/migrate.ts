@@ -5,6 +5,7 @@ import * as distance from './migrations/0002_distance_function.js';
 import * as termSlugs from './migrations/0003_translated_term_slugs.js';
 import * as listing from './migrations/0004_event_listing_columns.js';
 import * as cacheState from './migrations/0005_cache_state.js';
+import * as search from './migrations/0006_search_documents.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -17,6 +18,7 @@ const STEPS: Record<string, DialectMigration> = {
   '0003_translated_term_slugs': termSlugs,
   '0004_event_listing_columns': listing,
   '0005_cache_state': cacheState,
+  '0006_search_documents': search,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -143,6 +143,11 @@ export interface ImagesTable {
   created_at: number;
 }
 
+export interface SearchDocumentsTable {
+  post_id: number;
+  body: string;
+}
+
 export interface Database {
   users: UsersTable;
   app_passwords: AppPasswordsTable;
@@ -157,6 +162,7 @@ export interface Database {
   event_organizers: EventOrganizersTable;
   event_terms: EventTermsTable;
   images: ImagesTable;
+  search_documents: SearchDocumentsTable;
 }
 
 export type Db = Kysely<Database>;

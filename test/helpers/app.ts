@@ -103,7 +103,7 @@ export class TestApi {
 
   /** Empties every content table (users stay), for tests that count whole lists. */
   async clearContent(): Promise<void> {
-    for (const table of ['event_terms', 'event_organizers', 'events', 'venues', 'organizers', 'post_translations', 'posts', 'term_translations', 'terms', 'images'] as const) {
+    for (const table of ['search_documents', 'event_terms', 'event_organizers', 'events', 'venues', 'organizers', 'post_translations', 'posts', 'term_translations', 'terms', 'images'] as const) {
       await this.db.deleteFrom(table).execute();
     }
   }

@@ -2,7 +2,7 @@ import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Caller } from '../../auth/caller.js';
 import { callerCan } from '../../auth/caller.js';
 import type { Executor } from '../../db/schema.js';
-import { containsIgnoringCase } from '../../db/dialect.js';
+import { containsIgnoringCase, mayContain } from '../../db/dialect.js';
 import { translatedColumn } from '../../db/translations.js';
 import type { ImageRow } from '../images/images.js';
 import type { Languages } from '../linked/linked.repository.js';
@@ -144,25 +144,15 @@ function withTerm(ids: number[]): Expression<SqlBool> {
 
 const hasSearch = (filter: EventFilter) => filter.search !== undefined && filter.search.include.length + filter.search.exclude.length > 0;
 
-/**
- * The filtered set, driven from the events table so that the listing indexes (migration 0004) give
- * ordered, early-stopping scans; posts and translations are joined only for `search` and `post_parent`.
- */
-function filtered(db: Executor, filter: EventFilter, languages: Languages) {
+/** The conditions on the events table alone: they use the listing indexes (migration 0004). */
+function eventConditions(db: Executor, filter: EventFilter) {
   let q = db.selectFrom('events').where(visibleTo('events', filter.caller, filter.statuses)).where('events.hide_from_listings', '=', 0);
-  if (hasSearch(filter) || filter.parentId !== undefined) {
-    q = q
-      .innerJoin('posts', 'posts.id', 'events.post_id')
-      .leftJoin('post_translations as tr_req', (join) => join.onRef('tr_req.post_id', '=', 'events.post_id').on('tr_req.lang', '=', languages.lang))
-      .leftJoin('post_translations as tr_def', (join) => join.onRef('tr_def.post_id', '=', 'events.post_id').on('tr_def.lang', '=', languages.defaultLang)) as unknown as typeof q;
-  }
   if (filter.startMin !== undefined) q = q.where('events.start_key', '>=', filter.startMin);
   if (filter.startBefore !== undefined) q = q.where('events.start_key', '<', filter.startBefore);
   if (filter.startAfter !== undefined) q = q.where('events.start_key', '>', filter.startAfter);
   if (filter.endMax !== undefined) q = q.where('events.end_key', '<=', filter.endMax);
   if (filter.endBefore !== undefined) q = q.where('events.end_key', '<', filter.endBefore);
   if (filter.endAfter !== undefined) q = q.where('events.end_key', '>', filter.endAfter);
-  // Cheap, selective conditions first: SQLite evaluates them in this order, search last.
   if (filter.categoryIds) q = q.where(withTerm(filter.categoryIds));
   if (filter.tagIds) q = q.where(withTerm(filter.tagIds));
   if (filter.venueIds) q = q.where('events.venue_id', 'in', filter.venueIds);
@@ -171,8 +161,11 @@ function filtered(db: Executor, filter: EventFilter, languages: Languages) {
     q = q.where(sql<SqlBool>`EXISTS (SELECT 1 FROM event_organizers eo WHERE eo.event_id = events.post_id AND eo.organizer_id IN (${sql.join(ids)}))`);
   }
   if (filter.featured !== undefined) q = q.where('events.featured', '=', filter.featured ? 1 : 0);
-  if (filter.parentId !== undefined) q = q.where(sql<SqlBool>`posts.parent_id = ${filter.parentId}`);
   if (filter.include) q = q.where('events.post_id', 'in', filter.include);
+  for (const word of filter.search?.include ?? []) {
+    const prefilter = mayContain(db, sql.ref('events.post_id'), word);
+    if (prefilter) q = q.where(prefilter);
+  }
   if (filter.geoloc) q = q.where(sql<SqlBool>`EXISTS (SELECT 1 FROM venues v WHERE v.post_id = events.venue_id AND v.geo_lat IS NOT NULL AND v.geo_lng IS NOT NULL)`);
   if (filter.near) {
     const { lat, lng, radiusKm } = filter.near;
@@ -180,6 +173,26 @@ function filtered(db: Executor, filter: EventFilter, languages: Languages) {
       sql<SqlBool>`EXISTS (SELECT 1 FROM venues v WHERE v.post_id = events.venue_id AND v.geo_lat IS NOT NULL AND v.geo_lng IS NOT NULL AND calendar_distance_km(${lat}, ${lng}, v.geo_lat, v.geo_lng) <= ${radiusKm})`,
     );
   }
+  return q;
+}
+
+/**
+ * The filtered set. Without `search` or `post_parent` it is the events table alone, so lists are
+ * ordered index ranges that stop after one page. Those two filters need the posts rows (with their
+ * long descriptions): the candidates are then narrowed on the events table first and materialised,
+ * so that only their posts rows are read — both planners would otherwise read every row of the window.
+ */
+function filtered(db: Executor, filter: EventFilter, languages: Languages) {
+  const base = eventConditions(db, filter);
+  if (!hasSearch(filter) && filter.parentId === undefined) return base;
+  const candidates = base.select(['events.post_id', 'events.start_key', 'events.status', 'events.author_id']);
+  let q = db
+    .with((cte) => cte('candidates').materialized(), () => candidates)
+    .selectFrom('candidates as events')
+    .innerJoin('posts', 'posts.id', 'events.post_id')
+    .leftJoin('post_translations as tr_req', (join) => join.onRef('tr_req.post_id', '=', 'events.post_id').on('tr_req.lang', '=', languages.lang))
+    .leftJoin('post_translations as tr_def', (join) => join.onRef('tr_def.post_id', '=', 'events.post_id').on('tr_def.lang', '=', languages.defaultLang)) as unknown as typeof base;
+  if (filter.parentId !== undefined) q = q.where(sql<SqlBool>`posts.parent_id = ${filter.parentId}`);
   if (hasSearch(filter)) q = q.where(searchCondition(db, filter.search!, filter, languages));
   return q;
 }
@@ -327,4 +340,17 @@ export function countDeltas(before: CountState, after: CountState): Map<number, 
   if (before.published) for (const id of before.termIds) deltas.set(id, (deltas.get(id) ?? 0) - 1);
   if (after.published) for (const id of after.termIds) deltas.set(id, (deltas.get(id) ?? 0) + 1);
   return deltas;
+}
+
+/** Rebuilds the event's search document from every stored version of its text (migration 0006). */
+export async function refreshSearchDocument(db: Executor, eventId: number): Promise<void> {
+  const post = await db.selectFrom('posts').select(['title', 'excerpt', 'description']).where('id', '=', eventId).executeTakeFirst();
+  if (!post) return;
+  const translations = await db.selectFrom('post_translations').select(['title', 'excerpt', 'description']).where('post_id', '=', eventId).execute();
+  const body = [post, ...translations].flatMap((text) => [text.title, text.excerpt, text.description]).filter((part) => part).join(' ');
+  await db
+    .insertInto('search_documents')
+    .values({ post_id: eventId, body })
+    .onConflict((conflict) => conflict.column('post_id').doUpdateSet({ body }))
+    .execute();
 }

@@ -285,6 +285,7 @@ export async function createEvent(ctx: RequestContext, input: EventWriteInput & 
         author_id: input.author ?? ctx.caller?.userId ?? 0,
       });
       await writeRelations(ctx, trx, id, rel);
+      await repo.refreshSearchDocument(trx, id);
       return { id };
     })).id),
   );
@@ -348,6 +349,7 @@ export async function updateEvent(ctx: RequestContext, ref: EventRef, input: Eve
       if (!inOriginal) await posts.upsertPostTranslation(trx, post.id, ctx.lang, translated);
       await repo.updateEventColumns(trx, post.id, columns);
       await writeRelations(ctx, trx, post.id, rel);
+      if (Object.keys(translated).length > 0) await repo.refreshSearchDocument(trx, post.id);
       return { id: post.id };
     })),
   );

@@ -25,7 +25,7 @@ export interface SeedResult {
 const BATCH = 500;
 const DAY = 86_400;
 
-async function insertBatch<T extends Record<string, unknown>>(db: Executor, table: 'posts' | 'events' | 'venues' | 'organizers' | 'event_terms' | 'event_organizers', rows: T[]): Promise<void> {
+async function insertBatch<T extends Record<string, unknown>>(db: Executor, table: 'posts' | 'events' | 'venues' | 'organizers' | 'event_terms' | 'event_organizers' | 'search_documents', rows: T[]): Promise<void> {
   for (let i = 0; i < rows.length; i += BATCH) {
     await db.insertInto(table).values(rows.slice(i, i + BATCH) as never).execute();
   }
@@ -136,6 +136,7 @@ export async function seedCalendar(db: Db, config: Config, options: SeedOptions)
       first ||= ids[0];
       last = ids[ids.length - 1];
       await insertBatch(trx, 'events', rows.map((r, i) => ({ post_id: ids[i], ...r.event })));
+      await insertBatch(trx, 'search_documents', rows.map((r, i) => ({ post_id: ids[i], body: `${r.post.title} ${r.post.excerpt} ${r.post.description}` })));
       const termLinks: { event_id: number; term_id: number; position: number }[] = [];
       const organizerLinks: { event_id: number; organizer_id: number; position: number }[] = [];
       for (const id of ids) {

@@ -1,0 +1,103 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { testDialects, createTestDatabase, type TestDatabase } from '../helpers/databases.js';
+import { useTestApp } from '../helpers/app.js';
+import { startServer, type RunningServer } from '../../bench/server.js';
+
+for (const dialect of await testDialects()) {
+  describe(`response and fragment caches never serve stale data [${dialect}]`, () => {
+    const t = useTestApp(dialect);
+
+    it('a repeated anonymous read is a cache hit, and a write makes the next read fresh', async () => {
+      const created = await t.api.post('/events', { title: 'Cached title', start_date: '2026-12-21 18:00', end_date: '2026-12-21 20:00' }, { as: 'editor' });
+      const path = `/events/${created.json.id}`;
+      assert.equal((await t.api.get(path)).headers['x-calendar-cache'], 'miss');
+      const hit = await t.api.get(path);
+      assert.equal(hit.headers['x-calendar-cache'], 'hit');
+      assert.equal(hit.json.title, 'Cached title');
+      await t.api.patch(path, { title: 'Fresh title' }, { as: 'editor' });
+      const fresh = await t.api.get(path);
+      assert.equal(fresh.json.title, 'Fresh title');
+      assert.equal(fresh.headers['x-calendar-cache'], 'miss');
+      const list = await t.api.get('/events', { query: { include: created.json.id } });
+      assert.equal(list.json.events[0].title, 'Fresh title');
+    });
+
+    it('a change to an embedded venue or term shows at once in every cached event and list', async () => {
+      const venue = await t.api.post('/venues', { venue: 'Old hall' }, { as: 'editor' });
+      const category = await t.api.post('/categories', { name: 'Old name' }, { as: 'editor' });
+      const event = await t.api.post('/events', { title: 'With venue', start_date: '2026-12-22 18:00', end_date: '2026-12-22 20:00', venue: venue.json.id, categories: [category.json.id] }, { as: 'editor' });
+      for (let i = 0; i < 2; i++) {
+        await t.api.get(`/events/${event.json.id}`);
+        await t.api.get('/events', { query: { include: event.json.id } });
+        await t.api.get('/categories');
+      }
+      await t.api.patch(`/venues/${venue.json.id}`, { venue: 'New hall' }, { as: 'editor' });
+      await t.api.patch(`/categories/${category.json.id}`, { name: 'New name' }, { as: 'editor' });
+      const single = await t.api.get(`/events/${event.json.id}`);
+      assert.equal(single.json.venue.venue, 'New hall');
+      assert.equal(single.json.categories[0].name, 'New name');
+      const list = await t.api.get('/events', { query: { include: event.json.id } });
+      assert.equal(list.json.events[0].venue.venue, 'New hall');
+      assert.equal((await t.api.get('/categories')).json.categories.find((c: { id: number }) => c.id === category.json.id).name, 'New name');
+    });
+
+    it('totals and pages follow creates and deletes at once', async () => {
+      const before = (await t.api.get('/events')).json.total;
+      await t.api.get('/events');
+      const created = await t.api.post('/events', { title: 'Counted', start_date: '2026-12-23 18:00', end_date: '2026-12-23 20:00' }, { as: 'editor' });
+      assert.equal((await t.api.get('/events')).json.total, before + 1);
+      await t.api.delete(`/events/${created.json.id}`, { as: 'editor' });
+      assert.equal((await t.api.get('/events')).json.total, before);
+    });
+
+    it('authenticated reads are never answered from the shared cache', async () => {
+      const draft = await t.api.post('/events', { title: 'Draft only editors see', start_date: '2026-12-24 18:00', end_date: '2026-12-24 20:00', status: 'draft' }, { as: 'editor' });
+      const asEditor = await t.api.get('/events', { as: 'editor', query: { include: draft.json.id } });
+      assert.equal(asEditor.json.total, 1);
+      assert.equal(asEditor.headers['x-calendar-cache'], undefined);
+      const anonymous = await t.api.get('/events', { query: { include: draft.json.id } });
+      assert.equal(anonymous.json.total, 0);
+    });
+  });
+}
+
+/** Two real server processes on one database: a write through one is seen at once by the other. */
+for (const dialect of await testDialects()) {
+  describe(`two server processes share invalidation [${dialect}]`, () => {
+    let database: TestDatabase;
+    let first: RunningServer;
+    let second: RunningServer;
+    const admin = `Basic ${Buffer.from('admin:bench-admin-password').toString('base64')}`;
+
+    before(async () => {
+      database = await createTestDatabase(dialect);
+      first = await startServer(database.url, { cache: true });
+      second = await startServer(database.url, { cache: true });
+    });
+    after(async () => {
+      await first?.stop();
+      await second?.stop();
+      await database?.drop();
+    });
+
+    it('a read cached by one process is fresh after a write through the other', async () => {
+      const headers = { authorization: admin, 'content-type': 'application/json' };
+      const created = await fetch(`${first.origin}/calendar/events/v1/events`, { method: 'POST', headers, body: JSON.stringify({ title: 'Shared v1', start_date: '2026-12-21 18:00', end_date: '2026-12-21 20:00' }) });
+      assert.equal(created.status, 201);
+      const { id } = (await created.json()) as { id: number };
+      const url = `${second.origin}/calendar/events/v1/events/${id}`;
+      await fetch(url);
+      const cached = await fetch(url);
+      assert.equal(cached.headers.get('x-calendar-cache'), 'hit');
+      for (let version = 2; version <= 5; version++) {
+        const write = await fetch(`${first.origin}/calendar/events/v1/events/${id}`, { method: 'PATCH', headers, body: JSON.stringify({ title: `Shared v${version}` }) });
+        assert.equal(write.status, 200);
+        const read = (await (await fetch(url)).json()) as { title: string };
+        assert.equal(read.title, `Shared v${version}`);
+        const listed = (await (await fetch(`${second.origin}/calendar/events/v1/events?include=${id}`)).json()) as { events: { title: string }[] };
+        assert.equal(listed.events[0].title, `Shared v${version}`);
+      }
+    });
+  });
+}
