@@ -86,7 +86,7 @@ function printTable(rows: Row[], rssKb: number | undefined): void {
 async function main(): Promise<void> {
   process.stdout.write(`Benchmark: ${events} events on ${dialect}, ${connections} connections, ${duration} s per scenario, response cache ${cache ? 'on' : 'off'}\n`);
   const dataset = await buildDataset(dialect, events);
-  const server = await startServer(dataset.url, { cache });
+  const server = await startServer(dataset.url, { cache, build: true });
   const rows: Row[] = [];
   try {
     const all = scenarios(dataset.samples);

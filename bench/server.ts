@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { build } from 'esbuild';
 
 export interface RunningServer {
   origin: string;
@@ -35,11 +37,22 @@ async function waitUntilUp(origin: string, child: ChildProcess): Promise<void> {
   throw new Error('server did not start within 60 s');
 }
 
+/**
+ * The server compiled once into one ES module (dependencies stay in node_modules), so the measured
+ * process runs plain JavaScript as in production, without the TypeScript loader.
+ */
+async function productionBuild(): Promise<string> {
+  const outfile = join('bench', '.build', 'server.mjs');
+  await build({ entryPoints: ['src/server.ts'], bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', outfile, logLevel: 'warning' });
+  return outfile;
+}
+
 /** Starts the real server as a child process with production settings and request logging off. */
-export async function startServer(databaseUrl: string, options: { cache: boolean; extraEnv?: Record<string, string> }): Promise<RunningServer> {
+export async function startServer(databaseUrl: string, options: { cache: boolean; extraEnv?: Record<string, string>; build?: boolean }): Promise<RunningServer> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const entry = options.build ? [await productionBuild()] : ['--import', 'tsx', 'src/server.ts'];
+  const child = spawn(process.execPath, entry, {
     env: {
       ...process.env,
       NODE_ENV: 'production',

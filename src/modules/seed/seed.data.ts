@@ -46,16 +46,33 @@ export const CITIES = [
   { city: 'Budapest', country: 'Hungary', lat: 47.4979, lng: 19.0402 },
 ];
 
-export function sentence(random: Random, words: number): string {
+const SYLLABLES = ['ba', 'ce', 'di', 'fo', 'gu', 'ha', 'je', 'ki', 'lo', 'mu', 'na', 'pe', 'ri', 'so', 'tu', 'va', 'we', 'xi', 'yo', 'za'];
+
+/**
+ * A few thousand pronounceable filler words, so that descriptions have a realistic vocabulary and a
+ * searched theme word is selective (it appears in titles and now and then in descriptions).
+ */
+const FILLER = (() => {
+  const words: string[] = [];
+  for (const a of SYLLABLES) for (const b of SYLLABLES) for (const c of ['', ...SYLLABLES.slice(0, 7)]) words.push(`${a}${b}${c}`);
+  return words;
+})();
+
+function words(random: Random, count: number, themeChance: number): string {
   const parts: string[] = [];
-  for (let i = 0; i < words; i++) parts.push(random.pick(WORDS));
+  for (let i = 0; i < count; i++) parts.push(random.chance(themeChance) ? random.pick(WORDS) : random.pick(FILLER));
   const text = parts.join(' ');
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** About 1 KB of HTML: a few paragraphs and a list. */
+/** A title-like run of words: one theme word among filler. */
+export function sentence(random: Random, count: number): string {
+  return `${random.pick(WORDS).replace(/^./, (c) => c.toUpperCase())} ${words(random, Math.max(0, count - 1), 0).toLowerCase()}`.trim();
+}
+
+/** About 1 KB of HTML: a few paragraphs and a list, with theme words now and then. */
 export function description(random: Random): string {
-  const paragraphs = [0, 1, 2].map(() => `<p>${sentence(random, 28)}.</p>`);
-  const items = [0, 1, 2, 3].map(() => `<li>${sentence(random, 5)}</li>`);
-  return `${paragraphs.join('\n')}\n<ul>${items.join('')}</ul>\n<p><strong>${sentence(random, 10)}.</strong></p>`;
+  const paragraphs = [0, 1, 2].map(() => `<p>${words(random, 28, 0.01)}.</p>`);
+  const items = [0, 1, 2, 3].map(() => `<li>${words(random, 5, 0.01)}</li>`);
+  return `${paragraphs.join('\n')}\n<ul>${items.join('')}</ul>\n<p><strong>${words(random, 10, 0.01)}.</strong></p>`;
 }
