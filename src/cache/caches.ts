@@ -17,6 +17,8 @@ export interface Caches {
   readonly fragments: VersionedCache<string>;
   /** List totals per filter, so `total` does not cost a full count on every page. */
   readonly counts: VersionedCache<number>;
+  /** Whole ordered results of searches (small by nature), so their next pages cost nothing. */
+  readonly idLists: VersionedCache<number[]>;
 }
 
 const MB = 1024 * 1024;
@@ -24,8 +26,9 @@ const MB = 1024 * 1024;
 export function createCaches(handle: DatabaseHandle, responseCache: boolean): Caches {
   return {
     version: handle.sqlite ? sqliteDataVersion(handle.sqlite) : postgresDataVersion(handle.db),
-    responses: responseCache ? new VersionedCache<CachedResponse>(5_000, 64 * MB, (r) => r.body.length) : null,
-    fragments: new VersionedCache<string>(20_000, 64 * MB, (json) => json.length),
+    responses: responseCache ? new VersionedCache<CachedResponse>(5_000, 24 * MB, (r) => r.body.length) : null,
+    fragments: new VersionedCache<string>(20_000, 24 * MB, (json) => json.length),
     counts: new VersionedCache<number>(10_000, 10_000),
+    idLists: new VersionedCache<number[]>(1_000, 2_000_000, (ids) => ids.length),
   };
 }

@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import { DB_FORMAT } from '../../http/dates.js';
+import { formatSecondsInZone, offsetAt } from '../../http/dates.js';
 import { zoneOf } from '../../http/timezones.js';
 
 /** `*_details` of a date (API.md §8): zero-padded strings split from the formatted value. */
@@ -28,7 +28,7 @@ export function localTime(seconds: number, timezone: string): DateTime {
 }
 
 export function formatLocal(seconds: number, timezone: string): string {
-  return localTime(seconds, timezone).toFormat(DB_FORMAT);
+  return formatSecondsInZone(seconds, zoneOf(timezone), timezone);
 }
 
 // Intl names zones per locale; together these English (and two Asian) locales give the tz-database
@@ -66,10 +66,11 @@ function numericAbbreviation(offsetMinutes: number): string {
  */
 export function timezoneAbbreviation(timezone: string, atSeconds: number): string {
   if (timezone === 'UTC' || timezone.startsWith('UTC')) return timezone;
-  const local = localTime(atSeconds, timezone);
-  const key = `${timezone}|${local.offset}|${local.isInDST}`;
+  // Within a zone the offset decides the abbreviation, and it is cheap to find (http/dates.ts).
+  const key = `${timezone}|${offsetAt(zoneOf(timezone), timezone, atSeconds)}`;
   const cached = abbreviationCache.get(key);
   if (cached !== undefined) return cached;
+  const local = localTime(atSeconds, timezone);
   const at = new Date(atSeconds * 1000);
   const known = KNOWN_ABBREVIATIONS[timezone];
   const named = known ? known[local.isInDST ? 1 : 0] : ABBREVIATION_LOCALES.map((locale) => intlAbbreviation(timezone, at, locale)).find((name) => /^[A-Z]{2,5}$/.test(name));

@@ -158,15 +158,37 @@ export async function listEventPage(ctx: RequestContext, input: EventListInput):
   const bounds = effectiveBounds(ctx, input);
   const filter = await buildFilter(ctx, input, bounds);
   const langs = languages(ctx);
+  if (filter.search) {
+    // A search reads the matching rows anyway: one query gives the whole ordered set, its size is
+    // the total and the page is a slice (kept until data changes, for the following pages).
+    const all = await searchResults(ctx, filter);
+    const ids = all.slice((input.page - 1) * input.per_page, input.page * input.per_page);
+    if (ids.length === 0 && input.page > 1) throw new ApiError('event-archive-page-not-found');
+    return { ids, total: all.length, bounds };
+  }
   const ids = await repo.listEventIds(ctx.db, filter, langs, input.per_page, (input.page - 1) * input.per_page);
   if (ids.length === 0 && input.page > 1) throw new ApiError('event-archive-page-not-found');
   return { ids, total: await countOnce(ctx, filter), bounds };
 }
 
+function filterKey(ctx: RequestContext, filter: repo.EventFilter): string {
+  const { caller, ...rest } = filter;
+  return `events|${viewerKey(caller)}|${ctx.lang}|${JSON.stringify(rest)}`;
+}
+
+async function searchResults(ctx: RequestContext, filter: repo.EventFilter): Promise<number[]> {
+  const key = filterKey(ctx, filter);
+  const version = await ctx.dataVersion();
+  const cached = ctx.app.caches.idLists.get(key, version);
+  if (cached) return cached;
+  const ids = await repo.listEventIds(ctx.db, filter, languages(ctx));
+  ctx.app.caches.idLists.set(key, version, ids);
+  return ids;
+}
+
 /** `total` is counted once per distinct filter and reader until data changes (issue "benchmark harness"). */
 async function countOnce(ctx: RequestContext, filter: repo.EventFilter): Promise<number> {
-  const { caller, ...rest } = filter;
-  const key = `events|${viewerKey(caller)}|${ctx.lang}|${JSON.stringify(rest)}`;
+  const key = filterKey(ctx, filter);
   const version = await ctx.dataVersion();
   const cached = ctx.app.caches.counts.get(key, version);
   if (cached !== undefined) return cached;

@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import type { RequestContext } from '../../http/context.js';
-import { DB_FORMAT } from '../../http/dates.js';
+import { formatUtcSeconds } from '../../http/dates.js';
 import { autoParagraph, htmlToText } from '../../http/html.js';
 import { zoneOf } from '../../http/timezones.js';
 import { translate } from '../../i18n/translate.js';
@@ -72,8 +72,8 @@ function eventJsonLd(ctx: RequestContext, bundle: EventBundle, url: string): Rec
 function dates(row: EventRow) {
   const start = formatLocal(row.start_utc, row.timezone);
   const end = formatLocal(row.end_utc, row.timezone);
-  const utcStart = DateTime.fromSeconds(row.start_utc, { zone: 'utc' }).toFormat(DB_FORMAT);
-  const utcEnd = DateTime.fromSeconds(row.end_utc, { zone: 'utc' }).toFormat(DB_FORMAT);
+  const utcStart = formatUtcSeconds(row.start_utc);
+  const utcEnd = formatUtcSeconds(row.end_utc);
   return {
     start_date: start,
     start_date_details: dateDetails(start),

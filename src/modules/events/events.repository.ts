@@ -197,8 +197,11 @@ function filtered(db: Executor, filter: EventFilter, languages: Languages) {
   return q;
 }
 
-/** Ids of one page of the filtered set, in list order (start, then id; `include`: as listed). */
-export async function listEventIds(db: Executor, filter: EventFilter, languages: Languages, limit: number, offset: number): Promise<number[]> {
+/**
+ * Ids of the filtered set in list order (start, then id; `include`: as listed): one page, or with
+ * `limit` undefined all of them.
+ */
+export async function listEventIds(db: Executor, filter: EventFilter, languages: Languages, limit?: number, offset = 0): Promise<number[]> {
   let q = filtered(db, filter, languages).select('events.post_id as id');
   if (filter.include) {
     const cases = sql.join(filter.include.map((id, i) => sql`WHEN ${id} THEN ${i}`), sql` `);
@@ -206,7 +209,8 @@ export async function listEventIds(db: Executor, filter: EventFilter, languages:
   } else {
     q = q.orderBy('events.start_key').orderBy('events.post_id');
   }
-  return (await q.limit(limit).offset(offset).execute()).map((row) => row.id);
+  if (limit !== undefined) q = q.limit(limit).offset(offset);
+  return (await q.execute()).map((row) => row.id);
 }
 
 export async function countEvents(db: Executor, filter: EventFilter, languages: Languages): Promise<number> {

@@ -1,20 +1,17 @@
 import type { RequestContext } from '../../http/context.js';
-import { formatDb } from '../../http/dates.js';
+import { formatSecondsInZone, formatUtcSeconds } from '../../http/dates.js';
 import { autoParagraph } from '../../http/html.js';
 import { globalIdPrefix } from '../../http/urls.js';
-import { DateTime } from 'luxon';
 import { zoneOf } from '../../http/timezones.js';
 import { presentImage } from '../images/images.js';
 import type { LinkedKind } from './linked.kind.js';
 import type { LinkedRow } from './linked.repository.js';
 
 export function siteDate(ctx: RequestContext, seconds: number): string {
-  return formatDb(DateTime.fromSeconds(seconds, { zone: zoneOf(ctx.config.siteTimezone) }));
+  return formatSecondsInZone(seconds, zoneOf(ctx.config.siteTimezone), ctx.config.siteTimezone);
 }
 
-export function utcDate(seconds: number): string {
-  return formatDb(DateTime.fromSeconds(seconds, { zone: 'utc' }));
-}
+export const utcDate = formatUtcSeconds;
 
 /** Public page of a post: `/{type}/{slug}/` when published, TEC's `?post_type=…&p=` form otherwise. */
 export function postPageUrl(ctx: RequestContext, type: string, wpPostType: string, row: { id: number; status: string; slug: string }): string {
