@@ -54,6 +54,11 @@ function rewriteUrlFor(config: Config) {
   };
 }
 
+/** What a request log line shows: never the Authorization header, and `password` values masked. */
+function logRequest(request: { method: string; url: string }): { method: string; url: string } {
+  return { method: request.method, url: request.url.replace(/([?&]password=)[^&]*/gi, '$1***') };
+}
+
 /** Builds the application (plugins, modules, error handling) without listening. */
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
   const handle = connect(config.databaseUrl);
@@ -65,7 +70,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     throw error;
   }
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel },
+    logger: options.logger ?? { level: config.logLevel, serializers: { req: logRequest } },
     bodyLimit: config.bodyLimit,
     rewriteUrl: rewriteUrlFor(config) as never,
     routerOptions: { ignoreTrailingSlash: true, querystringParser: parseQueryString },

@@ -19,3 +19,15 @@ export function errorResponses(...statuses: number[]): Record<number, TSchema> {
 
 /** `[]` where TEC's PHP serialises an empty array in place of an object (e.g. `meta`, `venue`). */
 export const EmptyArray = Type.Array(Type.Never(), { maxItems: 0 });
+
+/** The list envelope of events, venues and organizers (API.md §9), key order as TEC. */
+export function postListSchema(key: 'events' | 'venues' | 'organizers', item: TSchema) {
+  return Type.Object({
+    [key]: Type.Array(Type.Ref(item)),
+    rest_url: Type.String({ format: 'uri' }),
+    next_rest_url: Type.Optional(Type.String({ format: 'uri' })),
+    previous_rest_url: Type.Optional(Type.String({ format: 'uri' })),
+    total: Type.Integer(),
+    total_pages: Type.Integer(),
+  });
+}

@@ -1,7 +1,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { arg, fail, ok, refine, required, withDefault, type ArgSpec } from '../../http/args.js';
 import { parseList } from '../../http/params.js';
-import { EmptyArray } from '../../http/schemas.js';
+import { EmptyArray, postListSchema } from '../../http/schemas.js';
 import { ImageSchema } from '../images/images.js';
 import { JsonLdSchema } from '../linked/linked.schemas.js';
 import { OrganizerSchema } from '../organizers/organizers.schemas.js';
@@ -73,14 +73,7 @@ export const EventSchema = Type.Object(
   { $id: 'Event', description: 'An event' },
 );
 
-export const eventListSchema = Type.Object({
-  events: Type.Array(Type.Ref(EventSchema)),
-  rest_url: Type.String({ format: 'uri' }),
-  next_rest_url: Type.Optional(Type.String({ format: 'uri' })),
-  previous_rest_url: Type.Optional(Type.String({ format: 'uri' })),
-  total: Type.Integer(),
-  total_pages: Type.Integer(),
-});
+export const eventListSchema = postListSchema('events', EventSchema);
 
 function passThrough(schema: TSchema, accepts: (raw: unknown) => boolean): ArgSpec<unknown, false> {
   return { schema, required: false, always: false, parse: (raw) => (accepts(raw) ? ok(raw) : fail('invalid_parameter')) };

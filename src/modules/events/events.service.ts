@@ -1,19 +1,18 @@
 import type { DateTime } from 'luxon';
 import { callerCan } from '../../auth/caller.js';
-import { isUniqueViolation } from '../../db/errors.js';
 import type { Executor } from '../../db/schema.js';
 import { ApiError, forbidden, invalidParam, invalidParams, type ParamProblem } from '../../errors.js';
 import type { RequestContext } from '../../http/context.js';
 import { parseDateInput } from '../../http/dates.js';
 import { sanitizeHtml } from '../../http/html.js';
-import { slugCandidate, toSlug } from '../../http/slugs.js';
+import { toSlug } from '../../http/slugs.js';
 import { zoneOf } from '../../http/timezones.js';
-import { resolveImage } from '../images/images.js';
 import { ORGANIZER_KIND, VENUE_KIND } from '../linked/linked.kind.js';
 import * as linkedRepo from '../linked/linked.repository.js';
 import { languages } from '../linked/linked.service.js';
 import * as posts from '../posts/posts.repository.js';
-import { canEditPost, canReadPost, scaleStatus, scheduleStatus, untrashedSlug, type PostStatus } from '../posts/posts.rules.js';
+import { imageIdOf, nextSlug, publicationInstant, requireAuthorChange, uniqueSlug, withSlugRetry } from '../posts/posts.writes.js';
+import { canEditPost, canReadPost, scaleStatus, scheduleStatus, type PostStatus } from '../posts/posts.rules.js';
 import * as termsRepo from '../terms/terms.repository.js';
 import { CATEGORIES, TAGS } from '../terms/taxonomies.js';
 import { localTime, snapToDays, sortKeys } from './events.dates.js';
@@ -179,24 +178,6 @@ async function validateWrite(ctx: RequestContext, input: EventWriteInput, selfId
   return result;
 }
 
-function requireAuthorChange(ctx: RequestContext, author: number | undefined): void {
-  if (author !== undefined && author !== ctx.caller?.userId && !callerCan(ctx.caller, 'edit_others_posts')) throw forbidden(true);
-}
-
-async function uniqueSlug(db: Executor, base: string, exceptId: number | undefined, attempt: number): Promise<string> {
-  if (base === '') return '';
-  for (let n = 1 + attempt; ; n++) {
-    const candidate = slugCandidate(base, n);
-    if (!(await posts.slugTaken(db, 'event', candidate, exceptId))) return candidate;
-  }
-}
-
-async function imageId(ctx: RequestContext, db: Executor, raw: unknown): Promise<number | null> {
-  const outcome = await resolveImage(ctx, db, raw);
-  if (!outcome.ok) throw invalidParam('image', outcome.problem);
-  return outcome.imageId;
-}
-
 /** Applies venue, organizers and terms inside the transaction. */
 async function writeRelations(ctx: RequestContext, trx: Executor, eventId: number, rel: Relations): Promise<void> {
   if (rel.venue) {
@@ -221,21 +202,6 @@ async function withCounts<T>(ctx: RequestContext, trx: Executor, eventId: number
   return result;
 }
 
-async function withSlugRetry<T>(write: (attempt: number) => Promise<T>): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await write(attempt);
-    } catch (error) {
-      if (!isUniqueViolation(error) || attempt >= 5) throw error;
-    }
-  }
-}
-
-function publicationInstant(input: EventWriteInput): number | undefined {
-  const date = input.date ?? input.date_utc;
-  return date ? seconds(date) : undefined;
-}
-
 /** POST /events (API.md §13): 201 with the event; status scaled by role; one transaction. */
 export async function createEvent(ctx: RequestContext, input: EventWriteInput & { title: string; start_date: string | number; end_date: string | number }): Promise<number> {
   const times = computeTimes(ctx, input, undefined);
@@ -253,14 +219,14 @@ export async function createEvent(ctx: RequestContext, input: EventWriteInput & 
         type: 'event',
         author_id: input.author ?? ctx.caller?.userId ?? 0,
         status,
-        slug: await uniqueSlug(trx, baseSlug, undefined, attempt),
+        slug: await uniqueSlug(trx, 'event', baseSlug, undefined, attempt),
         title: input.title,
         description: sanitizeHtml(input.description ?? ''),
         excerpt: sanitizeHtml(input.excerpt ?? ''),
         password: input.password ?? '',
         lang: ctx.lang,
         parent_id: input.post_parent ?? 0,
-        image_id: input.image !== undefined ? await imageId(ctx, trx, input.image) : null,
+        image_id: input.image !== undefined ? await imageIdOf(ctx, trx, input.image) : null,
         published_at: publishedAt,
         modified_at: now,
       });
@@ -342,9 +308,9 @@ export async function updateEvent(ctx: RequestContext, ref: EventRef, input: Eve
   }
   await withSlugRetry((attempt) =>
     ctx.db.transaction().execute((trx) => withCounts(ctx, trx, post.id, async () => {
-      const slug = await nextSlug(trx, post, status, input, attempt);
+      const slug = await nextSlug(trx, post, status, { slug: input.slug, name: input.title }, attempt);
       if (slug !== post.slug) changes.slug = slug;
-      if (input.image !== undefined) changes.image_id = await imageId(ctx, trx, input.image);
+      if (input.image !== undefined) changes.image_id = await imageIdOf(ctx, trx, input.image);
       await posts.updatePost(trx, post.id, changes);
       if (!inOriginal) await posts.upsertPostTranslation(trx, post.id, ctx.lang, translated);
       await repo.updateEventColumns(trx, post.id, columns);
@@ -354,17 +320,6 @@ export async function updateEvent(ctx: RequestContext, ref: EventRef, input: Eve
     })),
   );
   return post.id;
-}
-
-async function nextSlug(db: Executor, post: posts.PostBase, status: PostStatus, input: EventWriteInput, attempt: number): Promise<string> {
-  let base = untrashedSlug(post.slug);
-  if (input.slug !== undefined) base = toSlug(input.slug);
-  else if (base === '' && status !== 'draft' && status !== 'pending') {
-    base = toSlug(input.title ?? (await db.selectFrom('posts').select('title').where('id', '=', post.id).executeTakeFirstOrThrow()).title);
-  }
-  if (status === 'trash') return post.status === 'trash' && input.slug === undefined ? post.slug : posts.uniqueTrashedSlug(db, 'event', base, post.id);
-  if (base === post.slug && attempt === 0) return base;
-  return uniqueSlug(db, base, post.id, attempt);
 }
 
 /** DELETE (API.md §13): trash (410 the second time) or, with force=true for editors, delete for good. */

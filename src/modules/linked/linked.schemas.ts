@@ -1,10 +1,31 @@
 import { Type } from '@sinclair/typebox';
 import { arg, required, withDefault } from '../../http/args.js';
+import { ImageSchema } from '../images/images.js';
 import { pageArg, perPageArg } from '../terms/terms.schemas.js';
 import { authorArg, imageArg, statusArg, statusListArg } from '../posts/posts.args.js';
 
 /** `json_ld` objects (schema.org) are open-ended. */
 export const JsonLdSchema = Type.Object({}, { additionalProperties: true, description: 'schema.org JSON-LD (single reads only)' });
+
+/** The head of a venue or organizer object (tec-api.md §5.2, §5.3): empty values are omitted. */
+export function postHeadFields(name: 'venue' | 'organizer') {
+  const text = Type.Optional(Type.String());
+  return {
+    id: Type.Integer(),
+    author: text,
+    status: Type.String(),
+    date: Type.String(),
+    date_utc: Type.String(),
+    modified: Type.String(),
+    modified_utc: Type.String(),
+    url: Type.String({ format: 'uri' }),
+    [name]: text,
+    description: text,
+    excerpt: text,
+    slug: text,
+    image: Type.Optional(Type.Ref(ImageSchema)),
+  };
+}
 
 export const GlobalIdFields = {
   global_id: Type.String(),

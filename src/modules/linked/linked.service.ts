@@ -1,14 +1,13 @@
 import type { DateTime } from 'luxon';
 import { callerCan } from '../../auth/caller.js';
-import { isUniqueViolation } from '../../db/errors.js';
 import type { Executor } from '../../db/schema.js';
 import { ApiError, forbidden, invalidParam, invalidParams, type ParamProblem } from '../../errors.js';
 import type { RequestContext } from '../../http/context.js';
 import { sanitizeHtml } from '../../http/html.js';
-import { slugCandidate, toSlug } from '../../http/slugs.js';
-import { resolveImage } from '../images/images.js';
+import { toSlug } from '../../http/slugs.js';
 import * as posts from '../posts/posts.repository.js';
-import { canEditPost, canReadPost, scaleStatus, scheduleStatus, untrashedSlug, type PostStatus } from '../posts/posts.rules.js';
+import { imageIdOf, nextSlug, publicationInstant, requireAuthorChange, uniqueSlug, withSlugRetry } from '../posts/posts.writes.js';
+import { canEditPost, canReadPost, scaleStatus, scheduleStatus, type PostStatus } from '../posts/posts.rules.js';
 import type { LinkedKind } from './linked.kind.js';
 import * as repo from './linked.repository.js';
 
@@ -105,29 +104,6 @@ async function validateWrite(ctx: RequestContext, input: LinkedWriteInput, db: E
   if (problems.size > 0) throw invalidParams(problems);
 }
 
-function requireAuthorChange(ctx: RequestContext, author: number | undefined): void {
-  if (author !== undefined && author !== ctx.caller?.userId && !callerCan(ctx.caller, 'edit_others_posts')) throw forbidden(true);
-}
-
-async function uniqueSlug(db: Executor, kind: LinkedKind, base: string, exceptId: number | undefined, attemptOffset = 0): Promise<string> {
-  if (base === '') return '';
-  for (let attempt = 1 + attemptOffset; ; attempt++) {
-    const candidate = slugCandidate(base, attempt);
-    if (!(await posts.slugTaken(db, kind.type, candidate, exceptId))) return candidate;
-  }
-}
-
-async function imageId(ctx: RequestContext, db: Executor, raw: unknown): Promise<number | null> {
-  const outcome = await resolveImage(ctx, db, raw);
-  if (!outcome.ok) throw invalidParam('image', outcome.problem);
-  return outcome.imageId;
-}
-
-function publicationInstant(input: LinkedWriteInput): number | undefined {
-  const date = input.date ?? input.date_utc;
-  return date ? Math.floor(date.toSeconds()) : undefined;
-}
-
 /**
  * Creates a venue or organizer (API.md §13), or returns an existing one with the same name (and
  * description, if sent) that the caller can see: TEC's duplicate reuse. Nothing is written onto the
@@ -150,14 +126,14 @@ export async function createLinked(ctx: RequestContext, kind: LinkedKind, input:
       type: kind.type,
       author_id: input.author ?? ctx.caller?.userId ?? 0,
       status,
-      slug: await uniqueSlug(trx, kind, baseSlug, undefined, attempt),
+      slug: await uniqueSlug(trx, kind.type, baseSlug, undefined, attempt),
       title: input.name,
       description: description ?? '',
       excerpt: input.excerpt !== undefined ? sanitizeHtml(input.excerpt) : '',
       password: '',
       lang: ctx.lang,
       parent_id: 0,
-      image_id: input.image !== undefined ? await imageId(ctx, trx, input.image) : null,
+      image_id: input.image !== undefined ? await imageIdOf(ctx, trx, input.image) : null,
       published_at: publishedAt,
       modified_at: now,
     });
@@ -165,17 +141,6 @@ export async function createLinked(ctx: RequestContext, kind: LinkedKind, input:
     return id;
   };
   return withSlugRetry((attempt) => (db === ctx.db ? ctx.db.transaction().execute((trx) => write(trx, attempt)) : write(db, attempt)));
-}
-
-/** Runs a write again when a concurrent writer took the same slug (the unique index decides). */
-async function withSlugRetry<T>(write: (attempt: number) => Promise<T>): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await write(attempt);
-    } catch (error) {
-      if (!isUniqueViolation(error) || attempt >= 5) throw error;
-    }
-  }
 }
 
 /** Partial update (API.md §13): only sent fields change; status only when sent, scaled by role. */
@@ -201,9 +166,9 @@ export async function updateLinked(ctx: RequestContext, kind: LinkedKind, ref: P
 
   await withSlugRetry((attempt) =>
     ctx.db.transaction().execute(async (trx) => {
-      const slug = await nextSlug(trx, kind, post, status, input, attempt);
+      const slug = await nextSlug(trx, post, status, input, attempt);
       if (slug !== post.slug) changes.slug = slug;
-      if (input.image !== undefined) changes.image_id = await imageId(ctx, trx, input.image);
+      if (input.image !== undefined) changes.image_id = await imageIdOf(ctx, trx, input.image);
       await posts.updatePost(trx, post.id, changes);
       if (!inOriginal) await posts.upsertPostTranslation(trx, post.id, ctx.lang, translated);
       await repo.updateDetails(trx, kind, post.id, input.details);
@@ -211,19 +176,6 @@ export async function updateLinked(ctx: RequestContext, kind: LinkedKind, ref: P
     }),
   );
   return post.id;
-}
-
-/** The slug after an update: renamed on request, generated on first publication, suffixed in the trash. */
-async function nextSlug(db: Executor, kind: LinkedKind, post: posts.PostBase, status: PostStatus, input: LinkedWriteInput, attempt: number): Promise<string> {
-  const current = untrashedSlug(post.slug);
-  let base = current;
-  if (input.slug !== undefined) base = toSlug(input.slug);
-  else if (base === '' && status !== 'draft' && status !== 'pending') {
-    base = toSlug(input.name ?? (await db.selectFrom('posts').select('title').where('id', '=', post.id).executeTakeFirstOrThrow()).title);
-  }
-  if (status === 'trash') return post.status === 'trash' && input.slug === undefined ? post.slug : posts.uniqueTrashedSlug(db, kind.type, base, post.id);
-  if (base === post.slug && attempt === 0) return base;
-  return uniqueSlug(db, kind, base, post.id, attempt);
 }
 
 /**

@@ -1,28 +1,16 @@
 import { Type } from '@sinclair/typebox';
 import { arg } from '../../http/args.js';
-import { ImageSchema } from '../images/images.js';
+import { postListSchema } from '../../http/schemas.js';
 import { emailArg } from '../posts/posts.args.js';
 import { TranslationsSchema } from '../posts/posts.translations.js';
-import { createArgs, commonWriteArgs, GlobalIdFields, JsonLdSchema, listArgs } from '../linked/linked.schemas.js';
+import { createArgs, commonWriteArgs, GlobalIdFields, JsonLdSchema, listArgs, postHeadFields } from '../linked/linked.schemas.js';
 
 const text = Type.Optional(Type.String());
 
 /** An organizer (API.md §8, tec-api.md §5.3): empty values are omitted. */
 export const OrganizerSchema = Type.Object(
   {
-    id: Type.Integer(),
-    author: text,
-    status: Type.String(),
-    date: Type.String(),
-    date_utc: Type.String(),
-    modified: Type.String(),
-    modified_utc: Type.String(),
-    url: Type.String({ format: 'uri' }),
-    organizer: text,
-    description: text,
-    excerpt: text,
-    slug: text,
-    image: Type.Optional(Type.Ref(ImageSchema)),
+    ...postHeadFields('organizer'),
     phone: text,
     website: text,
     email: text,
@@ -33,14 +21,7 @@ export const OrganizerSchema = Type.Object(
   { $id: 'Organizer', description: 'An organizer' },
 );
 
-export const organizerListSchema = Type.Object({
-  organizers: Type.Array(Type.Ref(OrganizerSchema)),
-  rest_url: Type.String({ format: 'uri' }),
-  next_rest_url: Type.Optional(Type.String({ format: 'uri' })),
-  previous_rest_url: Type.Optional(Type.String({ format: 'uri' })),
-  total: Type.Integer(),
-  total_pages: Type.Integer(),
-});
+export const organizerListSchema = postListSchema('organizers', OrganizerSchema);
 
 const organizerFields = {
   phone: arg.text({ description: 'The organizer phone number' }),

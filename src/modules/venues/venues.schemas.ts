@@ -1,28 +1,16 @@
 import { Type } from '@sinclair/typebox';
 import { arg } from '../../http/args.js';
-import { ImageSchema } from '../images/images.js';
+import { postListSchema } from '../../http/schemas.js';
 import { coordinateArg } from '../posts/posts.args.js';
 import { TranslationsSchema } from '../posts/posts.translations.js';
-import { createArgs, commonWriteArgs, GlobalIdFields, JsonLdSchema, listArgs } from '../linked/linked.schemas.js';
+import { createArgs, commonWriteArgs, GlobalIdFields, JsonLdSchema, listArgs, postHeadFields } from '../linked/linked.schemas.js';
 
 const text = Type.Optional(Type.String());
 
 /** A venue (API.md §8, tec-api.md §5.2): empty values are omitted, show_map flags always present. */
 export const VenueSchema = Type.Object(
   {
-    id: Type.Integer(),
-    author: text,
-    status: Type.String(),
-    date: Type.String(),
-    date_utc: Type.String(),
-    modified: Type.String(),
-    modified_utc: Type.String(),
-    url: Type.String({ format: 'uri' }),
-    venue: text,
-    description: text,
-    excerpt: text,
-    slug: text,
-    image: Type.Optional(Type.Ref(ImageSchema)),
+    ...postHeadFields('venue'),
     address: text,
     city: text,
     country: text,
@@ -43,14 +31,7 @@ export const VenueSchema = Type.Object(
   { $id: 'Venue', description: 'A venue' },
 );
 
-export const venueListSchema = Type.Object({
-  venues: Type.Array(Type.Ref(VenueSchema)),
-  rest_url: Type.String({ format: 'uri' }),
-  next_rest_url: Type.Optional(Type.String({ format: 'uri' })),
-  previous_rest_url: Type.Optional(Type.String({ format: 'uri' })),
-  total: Type.Integer(),
-  total_pages: Type.Integer(),
-});
+export const venueListSchema = postListSchema('venues', VenueSchema);
 
 const venueFields = {
   show_map: arg.boolean({ description: 'Whether events at the venue show a map' }),

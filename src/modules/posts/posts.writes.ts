@@ -1,0 +1,65 @@
+import type { DateTime } from 'luxon';
+import { callerCan } from '../../auth/caller.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import type { Executor } from '../../db/schema.js';
+import { forbidden, invalidParam } from '../../errors.js';
+import type { RequestContext } from '../../http/context.js';
+import { slugCandidate, toSlug } from '../../http/slugs.js';
+import { resolveImage } from '../images/images.js';
+import { slugTaken, uniqueTrashedSlug, type PostBase } from './posts.repository.js';
+import { untrashedSlug, type PostStatus } from './posts.rules.js';
+
+/** Rules every post write shares (events, venues, organizers). */
+
+/** Setting another user as author needs the right to edit others' posts. */
+export function requireAuthorChange(ctx: RequestContext, author: number | undefined): void {
+  if (author !== undefined && author !== ctx.caller?.userId && !callerCan(ctx.caller, 'edit_others_posts')) throw forbidden(true);
+}
+
+/** The first free slug of `base`, `base-2`, … for the type (`attempt` skips candidates a racing writer took). */
+export async function uniqueSlug(db: Executor, type: string, base: string, exceptId: number | undefined, attempt = 0): Promise<string> {
+  if (base === '') return '';
+  for (let n = 1 + attempt; ; n++) {
+    const candidate = slugCandidate(base, n);
+    if (!(await slugTaken(db, type, candidate, exceptId))) return candidate;
+  }
+}
+
+/** Runs a write again when a concurrent writer took the same slug (the unique index decides). */
+export async function withSlugRetry<T>(write: (attempt: number) => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await write(attempt);
+    } catch (error) {
+      if (!isUniqueViolation(error) || attempt >= 5) throw error;
+    }
+  }
+}
+
+/** The image id of an `image` parameter (creating the record of a URL), or a 400 naming `image`. */
+export async function imageIdOf(ctx: RequestContext, db: Executor, raw: unknown): Promise<number | null> {
+  const outcome = await resolveImage(ctx, db, raw);
+  if (!outcome.ok) throw invalidParam('image', outcome.problem);
+  return outcome.imageId;
+}
+
+/** The publication instant a write asks for: `date` (site zone) or `date_utc`. */
+export function publicationInstant(input: { date?: DateTime; date_utc?: DateTime }): number | undefined {
+  const date = input.date ?? input.date_utc;
+  return date ? Math.floor(date.toSeconds()) : undefined;
+}
+
+/**
+ * The slug after an update (API.md §3, §13): renamed on request, generated on first publication,
+ * suffixed in the trash (uniquely), restored without the suffix.
+ */
+export async function nextSlug(db: Executor, post: PostBase, status: PostStatus, input: { slug?: string; name?: string }, attempt: number): Promise<string> {
+  let base = untrashedSlug(post.slug);
+  if (input.slug !== undefined) base = toSlug(input.slug);
+  else if (base === '' && status !== 'draft' && status !== 'pending') {
+    base = toSlug(input.name ?? (await db.selectFrom('posts').select('title').where('id', '=', post.id).executeTakeFirstOrThrow()).title);
+  }
+  if (status === 'trash') return post.status === 'trash' && input.slug === undefined ? post.slug : uniqueTrashedSlug(db, post.type, base, post.id);
+  if (base === post.slug && attempt === 0) return base;
+  return uniqueSlug(db, post.type, base, post.id, attempt);
+}
