@@ -42,7 +42,8 @@ export function registerResponseCache(app: FastifyInstance, state: AppState): vo
     app.addHook('preHandler', async (request, reply) => {
       if (!cacheable(request)) return;
       const key = cacheKey(state, request);
-      const version = await state.caches.version.current();
+      // The request's own version read: handlers reuse it for their fragment and count caches.
+      const version = await (request.calendarContext?.dataVersion() ?? state.caches.version.current());
       const hit = responses.get(key, version);
       if (hit) {
         await reply.code(hit.status).headers({ ...hit.headers, 'x-calendar-cache': 'hit' }).send(hit.body);
