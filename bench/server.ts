@@ -52,7 +52,7 @@ export async function startServer(databaseUrl: string, options: { cache: boolean
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   // A bounded heap, as in production (README): V8 otherwise lets garbage grow the process freely.
-  const entry = options.build ? ['--max-old-space-size=192', await productionBuild()] : ['--import', 'tsx', 'src/server.ts'];
+  const entry = options.build ? ['--max-old-space-size=256', await productionBuild()] : ['--import', 'tsx', 'src/server.ts'];
   const child = spawn(process.execPath, entry, {
     env: {
       ...process.env,

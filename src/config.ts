@@ -87,10 +87,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
   }
-  const adminPassword = env.CALENDAR_ADMIN_PASSWORD || undefined;
-  if (adminPassword !== undefined && adminPassword.replace(/\s/g, '').length < 12) {
-    throw new ConfigError('CALENDAR_ADMIN_PASSWORD', 'must be at least 12 characters long');
-  }
+  const adminPassword = env.CALENDAR_ADMIN_PASSWORD?.trim() || undefined;
   const responseCache = (env.RESPONSE_CACHE || 'on').toLowerCase();
   if (!['on', 'off'].includes(responseCache)) throw new ConfigError('RESPONSE_CACHE', `must be "on" or "off", got "${env.RESPONSE_CACHE}"`);
   return Object.freeze({

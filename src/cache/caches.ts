@@ -27,7 +27,7 @@ export function createCaches(handle: DatabaseHandle, responseCache: boolean): Ca
   return {
     version: handle.sqlite ? sqliteDataVersion(handle.sqlite) : postgresDataVersion(handle.db),
     responses: responseCache ? new VersionedCache<CachedResponse>(5_000, 24 * MB, (r) => r.body.length) : null,
-    fragments: new VersionedCache<string>(20_000, 24 * MB, (json) => json.length),
+    fragments: new VersionedCache<string>(20_000, 48 * MB, (json) => json.length),
     counts: new VersionedCache<number>(10_000, 10_000),
     idLists: new VersionedCache<number[]>(1_000, 2_000_000, (ids) => ids.length),
   };

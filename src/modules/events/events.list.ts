@@ -11,7 +11,7 @@ import * as termsRepo from '../terms/terms.repository.js';
 import { CATEGORIES, TAGS, type Taxonomy } from '../terms/taxonomies.js';
 import * as repo from './events.repository.js';
 import { parseSearchTerms } from './events.search.js';
-import { viewerKey } from './events.render.js';
+import { viewerKey } from '../posts/posts.viewer.js';
 
 export interface EventListInput {
   page: number;

@@ -1,5 +1,4 @@
-import { callerCan } from '../../auth/caller.js';
-import type { Caller } from '../../auth/caller.js';
+import { viewerKey } from '../posts/posts.viewer.js';
 import type { RequestContext } from '../../http/context.js';
 import { compileSerializer } from '../../http/json.js';
 import { canEditPost } from '../posts/posts.rules.js';
@@ -15,12 +14,6 @@ import { loadBundles } from './events.service.js';
 
 const serializeEvent = compileSerializer(EventSchema, [ImageSchema, DateDetailsSchema, CostDetailsSchema, VenueSchema, OrganizerSchema, EmbeddedTermSchema]);
 
-/** Who sees the same representation: embedded drafts and protected text depend on the reader. */
-export function viewerKey(caller: Caller | null): string {
-  if (!caller || !callerCan(caller, 'create_posts')) return 'public';
-  if (callerCan(caller, 'read_others_private_posts')) return 'all';
-  return `u${caller.userId}`;
-}
 
 interface Fragment {
   json: string;

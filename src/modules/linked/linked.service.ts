@@ -10,6 +10,7 @@ import { imageIdOf, nextSlug, publicationInstant, requireAuthorChange, uniqueSlu
 import { canEditPost, canReadPost, scaleStatus, scheduleStatus, type PostStatus } from '../posts/posts.rules.js';
 import type { LinkedKind } from './linked.kind.js';
 import * as repo from './linked.repository.js';
+import { viewerKey } from '../posts/posts.viewer.js';
 
 /** A venue or organizer addressed by id or by slug (API.md §7). */
 export type PostRef = { id: number } | { slug: string };
@@ -64,12 +65,22 @@ export async function listLinked(ctx: RequestContext, kind: LinkedKind, input: L
     upcomingSince: input.only_with_upcoming ? seconds(ctx) : undefined,
   };
   const langs = languages(ctx);
-  const [rows, total] = await Promise.all([
-    repo.listLinked(ctx.db, kind, filter, langs, input.per_page, (input.page - 1) * input.per_page),
-    repo.countLinked(ctx.db, kind, filter, langs),
-  ]);
+  const rows = await repo.listLinked(ctx.db, kind, filter, langs, input.per_page, (input.page - 1) * input.per_page);
+  const total = await countOnce(ctx, kind, filter);
   if (rows.length === 0 && input.page > 1) throw new ApiError(kind.errors.pageNotFound);
   return { rows, total };
+}
+
+/** `total` counted once per distinct filter and reader until data changes (as for events). */
+async function countOnce(ctx: RequestContext, kind: LinkedKind, filter: repo.LinkedFilter): Promise<number> {
+  const { caller, ...rest } = filter;
+  const key = `${kind.type}|${viewerKey(caller)}|${ctx.lang}|${JSON.stringify(rest)}`;
+  const version = await ctx.dataVersion();
+  const cached = ctx.app.caches.counts.get(key, version);
+  if (cached !== undefined) return cached;
+  const total = await repo.countLinked(ctx.db, kind, filter, languages(ctx));
+  ctx.app.caches.counts.set(key, version, total);
+  return total;
 }
 
 /** The stored post behind a reference, or the kind's 404 (API.md §5: TEC's 400 is a 404 here). */
