@@ -41,7 +41,10 @@ declare module 'fastify' {
 }
 
 export function createContext(app: AppState, language: LanguageForm, caller: Caller | null): RequestContext {
-  const now = DateTime.fromJSDate(app.clock(), { zone: zoneOf(app.config.siteTimezone) });
+  const siteZone = zoneOf(app.config.siteTimezone);
+  // "now" is read once per request, and only by requests that need it (most cached reads do not).
+  let now: DateTime | undefined;
+  const clockNow = () => (now ??= DateTime.fromJSDate(app.clock(), { zone: siteZone }));
   let version: Promise<string> | undefined;
   return {
     app,
@@ -50,9 +53,18 @@ export function createContext(app: AppState, language: LanguageForm, caller: Cal
     language,
     lang: language.lang,
     caller,
-    now,
+    get now() {
+      return clockNow();
+    },
     urls: new UrlBuilder(app.config, language),
-    parse: { now, siteZone: zoneOf(app.config.siteTimezone), caller, config: app.config },
+    parse: {
+      get now() {
+        return clockNow();
+      },
+      siteZone,
+      caller,
+      config: app.config,
+    },
     dataVersion: () => (version ??= app.caches.version.current()),
   };
 }

@@ -55,3 +55,15 @@ function normaliseQueryValue(value: unknown): QueryValue {
   if (Array.isArray(value)) return value as (string | number)[];
   return value as string | number;
 }
+
+/**
+ * The list envelope of events, venues and organizers (API.md §9) assembled around items that are
+ * already serialised JSON (cached representations), in TEC's key order.
+ */
+export function listEnvelope(key: string, items: readonly string[], links: PageLinks, total: number, pages: number): string {
+  const parts = [`"rest_url":${JSON.stringify(links.rest_url)}`];
+  if (links.next_rest_url) parts.push(`"next_rest_url":${JSON.stringify(links.next_rest_url)}`);
+  if (links.previous_rest_url) parts.push(`"previous_rest_url":${JSON.stringify(links.previous_rest_url)}`);
+  parts.push(`"total":${total}`, `"total_pages":${pages}`);
+  return `{"${key}":[${items.join(',')}],${parts.join(',')}}`;
+}

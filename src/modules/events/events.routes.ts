@@ -4,11 +4,11 @@ import { callerCan } from '../../auth/caller.js';
 import type { ParsedArgs } from '../../http/args.js';
 import type { RequestContext } from '../../http/context.js';
 import { formatDb } from '../../http/dates.js';
-import { pageLinks, setListHeaders, totalPages } from '../../http/lists.js';
+import { listEnvelope, pageLinks, setListHeaders, totalPages } from '../../http/lists.js';
 import { registerRoute, type RouteRegistry } from '../../http/routes.js';
 import { errorResponses } from '../../http/schemas.js';
 import type { Query } from '../../http/urls.js';
-import { effectiveBounds, listEventPage, type EventListInput } from './events.list.js';
+import { listEventPage, type EffectiveBounds, type EventListInput } from './events.list.js';
 import { presentEvent } from './events.present.js';
 import { renderEvents } from './events.render.js';
 import { eventCreateArgs, eventDeleteArgs, eventListArgs, eventListSchema, eventReadArgs, EventSchema, eventUpdateArgs } from './events.schemas.js';
@@ -19,14 +19,13 @@ import { postTranslations, requireEditContext } from '../posts/posts.translation
 const EventRef = Type.Ref(EventSchema);
 
 const bool = (value: boolean | undefined) => (value === undefined ? undefined : value ? 1 : 0);
-const bound = (value: ReturnType<typeof effectiveBounds>[keyof ReturnType<typeof effectiveBounds>]) => (value ? formatDb(value) : undefined);
+const bound = (value: EffectiveBounds[keyof EffectiveBounds]) => (value ? formatDb(value) : undefined);
 
 /**
  * The effective query that `rest_url` echoes (TEC's order, API.md §9, §18): computed date bounds,
  * every filter the request used (including categories, tags and search), URL-encoded by the builder.
  */
-function listQuery(ctx: RequestContext, input: EventListInput, given: ReadonlySet<string>): Query {
-  const bounds = effectiveBounds(ctx, input);
+function listQuery(ctx: RequestContext, input: EventListInput, given: ReadonlySet<string>, bounds: EffectiveBounds): Query {
   const status = input.status ?? (callerCan(ctx.caller, 'create_posts') ? undefined : ['publish']);
   return [
     ['page', input.page],
@@ -73,15 +72,10 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
       const input = args as ParsedArgs<typeof eventListArgs> as EventListInput;
       const page = await listEventPage(ctx, input);
       const pages = totalPages(page.total, input.per_page);
-      const links = pageLinks((q) => ctx.urls.rest('events/', q), listQuery(ctx, input, given), input.page, input.page < pages, input.page > 1, true);
+      const links = pageLinks((q) => ctx.urls.rest('events/', q), listQuery(ctx, input, given, page.bounds), input.page, input.page < pages, input.page > 1, true);
       setListHeaders(reply, page.total, pages, links);
       const events = await renderEvents(ctx, page.ids, { jsonLd: false, password: input.password });
-      // The envelope is assembled around the cached, schema-serialised event strings (key order of API.md §9).
-      const tail = [`"rest_url":${JSON.stringify(links.rest_url)}`];
-      if (links.next_rest_url) tail.push(`"next_rest_url":${JSON.stringify(links.next_rest_url)}`);
-      if (links.previous_rest_url) tail.push(`"previous_rest_url":${JSON.stringify(links.previous_rest_url)}`);
-      tail.push(`"total":${page.total}`, `"total_pages":${pages}`);
-      return reply.type('application/json; charset=utf-8').send(`{"events":[${events.join(',')}],${tail.join(',')}}`);
+      return reply.type('application/json; charset=utf-8').send(listEnvelope('events', events, links, page.total, pages));
     },
   });
 

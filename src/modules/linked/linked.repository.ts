@@ -141,9 +141,17 @@ function filtered(db: Executor, kind: LinkedKind, filter: LinkedFilter, language
   return query;
 }
 
-export async function listLinked(db: Executor, kind: LinkedKind, filter: LinkedFilter, languages: Languages, limit: number, offset: number): Promise<LinkedRow[]> {
-  const rows = await filtered(db, kind, filter, languages).orderBy('posts.published_at', 'desc').orderBy('posts.id', 'desc').limit(limit).offset(offset).execute();
-  return rows.map((raw: Record<string, unknown>) => toRow(kind, raw));
+/** Ids of one page, newest publication first (API.md §11). */
+export async function listLinkedIds(db: Executor, kind: LinkedKind, filter: LinkedFilter, languages: Languages, limit: number, offset: number): Promise<number[]> {
+  const rows = await filtered(db, kind, filter, languages)
+    .clearSelect()
+    .select('posts.id')
+    .orderBy('posts.published_at', 'desc')
+    .orderBy('posts.id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+  return rows.map((row: { id: number }) => row.id);
 }
 
 export async function countLinked(db: Executor, kind: LinkedKind, filter: LinkedFilter, languages: Languages): Promise<number> {

@@ -3,7 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import { callerCan } from '../../auth/caller.js';
 import type { ArgsSpec, ParsedArgs } from '../../http/args.js';
 import type { RequestContext } from '../../http/context.js';
-import { pageLinks, setListHeaders, totalPages } from '../../http/lists.js';
+import { listEnvelope, pageLinks, setListHeaders, totalPages } from '../../http/lists.js';
+import { compileSerializer } from '../../http/json.js';
+import { ImageSchema } from '../images/images.js';
+import { viewerKey } from '../posts/posts.viewer.js';
+import { findLinkedMany } from './linked.repository.js';
 import { registerRoute, type ApiRequest, type RouteRegistry } from '../../http/routes.js';
 import { errorResponses } from '../../http/schemas.js';
 import type { Query } from '../../http/urls.js';
@@ -13,6 +17,7 @@ import { contextArg, postTranslations, requireEditContext } from '../posts/posts
 import type { LinkedKind } from './linked.kind.js';
 import type { LinkedRow } from './linked.repository.js';
 import * as service from './linked.service.js';
+import { languages } from './linked.service.js';
 
 export interface LinkedResource {
   readonly kind: LinkedKind;
@@ -61,6 +66,24 @@ function refOf(params: { id?: number; slug?: string }): service.PostRef {
 export function registerLinkedRoutes(app: FastifyInstance, registry: RouteRegistry, resource: LinkedResource): void {
   const { kind } = resource;
   const ref = Type.Ref(resource.schema);
+  const serialize = compileSerializer(resource.schema, [ImageSchema]);
+  /** List items as JSON strings, rendered once and reused until data changes (as events). */
+  const renderList = async (ctx: RequestContext, ids: readonly number[]): Promise<string[]> => {
+    const version = await ctx.dataVersion();
+    const keyOf = (id: number) => `${kind.type}|${id}|${ctx.lang}|${ctx.language.source}|${viewerKey(ctx.caller)}`;
+    const found = new Map<number, string>();
+    const missing = ids.filter((id) => {
+      const cached = ctx.app.caches.fragments.get(keyOf(id), version);
+      if (cached !== undefined) found.set(id, cached);
+      return cached === undefined;
+    });
+    for (const row of (await findLinkedMany(ctx.db, kind, missing, languages(ctx))).values()) {
+      const json = serialize(resource.present(ctx, row, { jsonLd: false }));
+      ctx.app.caches.fragments.set(keyOf(row.id), version, json);
+      found.set(row.id, json);
+    }
+    return ids.map((id) => found.get(id)).filter((json): json is string => json !== undefined);
+  };
   const tags = [kind.path];
 
   registerRoute(app, registry, {
@@ -73,11 +96,12 @@ export function registerLinkedRoutes(app: FastifyInstance, registry: RouteRegist
     handler: async (request, reply) => {
       const { ctx } = request;
       const input = request.args as unknown as service.LinkedListInput;
-      const { rows, total } = await service.listLinked(ctx, kind, input);
+      const { ids, total } = await service.listLinked(ctx, kind, input);
       const pages = totalPages(total, input.per_page);
       const links = pageLinks((q) => ctx.urls.rest(`${kind.path}/`, q), listQuery(request as ApiRequest<ArgsSpec>, input), input.page, input.page < pages, input.page > 1, true);
       setListHeaders(reply, total, pages, links);
-      return { [kind.path]: rows.map((row) => resource.present(ctx, row, { jsonLd: false })), ...links, total, total_pages: pages };
+      const items = await renderList(ctx, ids);
+      return reply.type('application/json; charset=utf-8').send(listEnvelope(kind.path, items, links, total, pages));
     },
   });
 

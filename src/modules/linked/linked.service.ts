@@ -52,7 +52,7 @@ export function searchWords(search: string): string[] {
     .filter((word) => word !== '');
 }
 
-export async function listLinked(ctx: RequestContext, kind: LinkedKind, input: LinkedListInput): Promise<{ rows: repo.LinkedRow[]; total: number }> {
+export async function listLinked(ctx: RequestContext, kind: LinkedKind, input: LinkedListInput): Promise<{ ids: number[]; total: number }> {
   if (input.event !== undefined && (await posts.postType(ctx.db, input.event)) !== 'event') {
     throw invalidParam('event', { message: 'unknown_event', vars: { value: input.event } });
   }
@@ -65,10 +65,9 @@ export async function listLinked(ctx: RequestContext, kind: LinkedKind, input: L
     upcomingSince: input.only_with_upcoming ? seconds(ctx) : undefined,
   };
   const langs = languages(ctx);
-  const rows = await repo.listLinked(ctx.db, kind, filter, langs, input.per_page, (input.page - 1) * input.per_page);
-  const total = await countOnce(ctx, kind, filter);
-  if (rows.length === 0 && input.page > 1) throw new ApiError(kind.errors.pageNotFound);
-  return { rows, total };
+  const ids = await repo.listLinkedIds(ctx.db, kind, filter, langs, input.per_page, (input.page - 1) * input.per_page);
+  if (ids.length === 0 && input.page > 1) throw new ApiError(kind.errors.pageNotFound);
+  return { ids, total: await countOnce(ctx, kind, filter) };
 }
 
 /** `total` counted once per distinct filter and reader until data changes (as for events). */
