@@ -26,13 +26,41 @@ export function sqliteDataVersion(database: SQLite.Database): DataVersion {
   };
 }
 
+/**
+ * Concurrent callers share one read, but only a read that starts after they asked: a read already
+ * under way may predate a write they must see, so they join the next one instead.
+ */
+export function coalesced(read: () => Promise<string>): () => Promise<string> {
+  let running: Promise<string> | undefined;
+  let queued: Promise<string> | undefined;
+  const start = () => {
+    running = read().finally(() => {
+      running = undefined;
+    });
+    return running;
+  };
+  return () => {
+    if (!running) return start();
+    queued ??= running
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .then(() => {
+        queued = undefined;
+        return running ?? start();
+      });
+    return queued;
+  };
+}
+
 /** PostgreSQL: a shared counter row, bumped by whichever process writes (migration 0005). */
 export function postgresDataVersion(db: Db): DataVersion {
   return {
-    current: async () => {
+    current: coalesced(async () => {
       const { rows } = await sql<{ version: number }>`SELECT version FROM cache_state WHERE id = 1`.execute(db);
       return String(rows[0]?.version ?? 0);
-    },
+    }),
     bump: async () => {
       await sql`UPDATE cache_state SET version = version + 1 WHERE id = 1`.execute(db);
     },

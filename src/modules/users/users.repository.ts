@@ -11,10 +11,6 @@ export async function findUserByLogin(db: Executor, login: string): Promise<User
   return db.selectFrom('users').selectAll().where('login', '=', login).executeTakeFirst();
 }
 
-export async function findUserById(db: Executor, id: number): Promise<UserRow | undefined> {
-  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
-}
-
 export async function listUsers(db: Executor): Promise<UserRow[]> {
   return db.selectFrom('users').selectAll().orderBy('id').execute();
 }
