@@ -9,10 +9,8 @@ import type { Languages } from '../linked/linked.repository.js';
 import { visibleTo } from '../posts/posts.repository.js';
 
 /** An event with its translatable text resolved for the request language. */
-export interface EventRow extends ImageRow {
+export interface EventRow extends ImageRow, Omit<EventColumns, 'start_key' | 'end_key'> {
   id: number;
-  author_id: number;
-  status: string;
   slug: string;
   lang: string;
   password: string;
@@ -22,21 +20,6 @@ export interface EventRow extends ImageRow {
   title: string;
   description: string;
   excerpt: string;
-  start_utc: number;
-  end_utc: number;
-  timezone: string;
-  all_day: number;
-  cost: string;
-  currency_symbol: string;
-  currency_code: string;
-  currency_position: string;
-  website: string | null;
-  show_map: number;
-  show_map_link: number;
-  hide_from_listings: number;
-  sticky: number;
-  featured: number;
-  venue_id: number | null;
 }
 
 function selectEvents(db: Executor, { lang, defaultLang }: Languages) {

@@ -11,7 +11,7 @@ import { ORGANIZER_KIND, VENUE_KIND } from '../linked/linked.kind.js';
 import * as linkedRepo from '../linked/linked.repository.js';
 import { languages } from '../linked/linked.service.js';
 import * as posts from '../posts/posts.repository.js';
-import { imageIdOf, nextSlug, publicationInstant, requireAuthorChange, uniqueSlug, withSlugRetry } from '../posts/posts.writes.js';
+import { imageIdOf, nextSlug, planPostUpdate, publicationInstant, requireAuthorChange, uniqueSlug, withSlugRetry } from '../posts/posts.writes.js';
 import { canEditPost, canReadPost, scaleStatus, scheduleStatus, type PostStatus } from '../posts/posts.rules.js';
 import * as termsRepo from '../terms/terms.repository.js';
 import { CATEGORIES, TAGS } from '../terms/taxonomies.js';
@@ -273,25 +273,12 @@ export async function updateEvent(ctx: RequestContext, ref: EventRef, input: Eve
   const rel = await validateWrite(ctx, input, post.id);
   if (!canEditPost(ctx.caller, post)) throw forbidden(ctx.caller !== null);
   requireAuthorChange(ctx, input.author);
-  const now = seconds(ctx.now);
-  const changes: posts.PostChanges = { modified_at: now };
-  const publishedAt = publicationInstant(input);
-  if (publishedAt !== undefined) changes.published_at = publishedAt;
-  let status = post.status as PostStatus;
-  if (input.status !== undefined) status = scheduleStatus(scaleStatus(ctx.caller, input.status), publishedAt ?? post.published_at, now);
-  if (status !== post.status) changes.status = status;
-  if (input.author !== undefined) changes.author_id = input.author;
+  const { changes, status, translated, inOriginal } = planPostUpdate(ctx, post, input);
   if (input.password !== undefined) changes.password = input.password;
+  if (input.post_parent !== undefined) changes.parent_id = input.post_parent;
   const listing: Partial<repo.EventColumns> = {};
   if (changes.status !== undefined) listing.status = changes.status;
   if (changes.author_id !== undefined) listing.author_id = changes.author_id;
-  if (input.post_parent !== undefined) changes.parent_id = input.post_parent;
-  const translated: posts.TranslatedPostFields = {};
-  if (input.title !== undefined) translated.title = input.title;
-  if (input.description !== undefined) translated.description = sanitizeHtml(input.description);
-  if (input.excerpt !== undefined) translated.excerpt = sanitizeHtml(input.excerpt);
-  const inOriginal = post.lang === ctx.lang;
-  if (inOriginal) Object.assign(changes, translated);
   const columns: Partial<repo.EventColumns> = { ...listing, ...storedCost(input.cost) };
   if (times) {
     Object.assign(columns, {

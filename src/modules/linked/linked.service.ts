@@ -6,7 +6,7 @@ import type { RequestContext } from '../../http/context.js';
 import { sanitizeHtml } from '../../http/html.js';
 import { toSlug } from '../../http/slugs.js';
 import * as posts from '../posts/posts.repository.js';
-import { imageIdOf, nextSlug, publicationInstant, requireAuthorChange, uniqueSlug, withSlugRetry } from '../posts/posts.writes.js';
+import { imageIdOf, nextSlug, planPostUpdate, publicationInstant, requireAuthorChange, uniqueSlug, withSlugRetry } from '../posts/posts.writes.js';
 import { canEditPost, canReadPost, scaleStatus, scheduleStatus, type PostStatus } from '../posts/posts.rules.js';
 import type { LinkedKind } from './linked.kind.js';
 import * as repo from './linked.repository.js';
@@ -159,20 +159,7 @@ export async function updateLinked(ctx: RequestContext, kind: LinkedKind, ref: P
   await validateWrite(ctx, input);
   if (!canEditPost(ctx.caller, post)) throw forbidden(ctx.caller !== null);
   requireAuthorChange(ctx, input.author);
-  const now = seconds(ctx);
-  const changes: posts.PostChanges = { modified_at: now };
-  const publishedAt = publicationInstant(input);
-  if (publishedAt !== undefined) changes.published_at = publishedAt;
-  let status = post.status as PostStatus;
-  if (input.status !== undefined) status = scheduleStatus(scaleStatus(ctx.caller, input.status), publishedAt ?? post.published_at, now);
-  if (status !== post.status) changes.status = status;
-  if (input.author !== undefined) changes.author_id = input.author;
-  const translated: posts.TranslatedPostFields = {};
-  if (input.name !== undefined) translated.title = input.name;
-  if (input.description !== undefined) translated.description = sanitizeHtml(input.description);
-  if (input.excerpt !== undefined) translated.excerpt = sanitizeHtml(input.excerpt);
-  const inOriginal = post.lang === ctx.lang;
-  if (inOriginal) Object.assign(changes, translated);
+  const { changes, status, translated, inOriginal } = planPostUpdate(ctx, post, { ...input, title: input.name });
 
   await withSlugRetry((attempt) =>
     ctx.db.transaction().execute(async (trx) => {

@@ -6,8 +6,9 @@ import { forbidden, invalidParam } from '../../errors.js';
 import type { RequestContext } from '../../http/context.js';
 import { slugCandidate, toSlug } from '../../http/slugs.js';
 import { resolveImage } from '../images/images.js';
-import { slugTaken, uniqueTrashedSlug, type PostBase } from './posts.repository.js';
-import { untrashedSlug, type PostStatus } from './posts.rules.js';
+import { sanitizeHtml } from '../../http/html.js';
+import { slugTaken, uniqueTrashedSlug, type PostBase, type PostChanges, type TranslatedPostFields } from './posts.repository.js';
+import { scaleStatus, scheduleStatus, untrashedSlug, type PostStatus } from './posts.rules.js';
 
 /** Rules every post write shares (events, venues, organizers). */
 
@@ -62,4 +63,38 @@ export async function nextSlug(db: Executor, post: PostBase, status: PostStatus,
   if (status === 'trash') return post.status === 'trash' && input.slug === undefined ? post.slug : uniqueTrashedSlug(db, post.type, base, post.id);
   if (base === post.slug && attempt === 0) return base;
   return uniqueSlug(db, post.type, base, post.id, attempt);
+}
+
+export interface PostUpdate {
+  changes: PostChanges;
+  status: PostStatus;
+  /** The sent translatable text, stored in the posts row or as the request language's translation. */
+  translated: TranslatedPostFields;
+  inOriginal: boolean;
+}
+
+/**
+ * The post-level part of a partial update (API.md §13): only sent fields change; the status only
+ * when sent, scaled by role and scheduled by date; text goes to the request language.
+ */
+export function planPostUpdate(
+  ctx: RequestContext,
+  post: PostBase,
+  input: { date?: DateTime; date_utc?: DateTime; status?: PostStatus; author?: number; title?: string; description?: string; excerpt?: string },
+): PostUpdate {
+  const now = Math.floor(ctx.now.toSeconds());
+  const changes: PostChanges = { modified_at: now };
+  const publishedAt = publicationInstant(input);
+  if (publishedAt !== undefined) changes.published_at = publishedAt;
+  let status = post.status as PostStatus;
+  if (input.status !== undefined) status = scheduleStatus(scaleStatus(ctx.caller, input.status), publishedAt ?? post.published_at, now);
+  if (status !== post.status) changes.status = status;
+  if (input.author !== undefined) changes.author_id = input.author;
+  const translated: TranslatedPostFields = {};
+  if (input.title !== undefined) translated.title = input.title;
+  if (input.description !== undefined) translated.description = sanitizeHtml(input.description);
+  if (input.excerpt !== undefined) translated.excerpt = sanitizeHtml(input.excerpt);
+  const inOriginal = post.lang === ctx.lang;
+  if (inOriginal) Object.assign(changes, translated);
+  return { changes, status, translated, inOriginal };
 }
