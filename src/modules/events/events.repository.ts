@@ -6,7 +6,7 @@ import { containsIgnoringCase, mayContain } from '../../db/dialect.js';
 import { translatedColumn } from '../../db/translations.js';
 import type { ImageRow } from '../images/images.js';
 import type { Languages } from '../linked/linked.repository.js';
-import { visibleTo } from '../posts/posts.repository.js';
+import { postColumns, visibleTo } from '../posts/posts.repository.js';
 
 /** An event with its translatable text resolved for the request language. */
 export interface EventRow extends ImageRow, Omit<EventColumns, 'start_key' | 'end_key'> {
@@ -30,18 +30,8 @@ function selectEvents(db: Executor, { lang, defaultLang }: Languages) {
     .leftJoin('post_translations as tr_def', (join) => join.onRef('tr_def.post_id', '=', 'posts.id').on('tr_def.lang', '=', defaultLang))
     .leftJoin('images', 'images.id', 'posts.image_id')
     .select([
-      'posts.id',
-      'posts.author_id',
-      'posts.status',
-      'posts.slug',
-      'posts.lang',
-      'posts.password',
+      ...postColumns(lang, defaultLang),
       'posts.parent_id',
-      'posts.published_at',
-      'posts.modified_at',
-      translatedColumn('posts', 'title', lang, defaultLang).as('title'),
-      translatedColumn('posts', 'description', lang, defaultLang).as('description'),
-      translatedColumn('posts', 'excerpt', lang, defaultLang).as('excerpt'),
       'events.start_utc',
       'events.end_utc',
       'events.timezone',
@@ -57,12 +47,6 @@ function selectEvents(db: Executor, { lang, defaultLang }: Languages) {
       'events.sticky',
       'events.featured',
       'events.venue_id',
-      'images.id as image_id',
-      'images.url as image_url',
-      'images.extension as image_extension',
-      'images.width as image_width',
-      'images.height as image_height',
-      'images.filesize as image_filesize',
     ]);
 }
 

@@ -5,7 +5,7 @@ import type { Executor } from '../../db/schema.js';
 import { translatedColumn } from '../../db/translations.js';
 import type { Language } from '../../i18n/languages.js';
 import type { ImageRow } from '../images/images.js';
-import { visibleTo } from '../posts/posts.repository.js';
+import { postColumns, visibleTo } from '../posts/posts.repository.js';
 import type { LinkedKind } from './linked.kind.js';
 
 /** A venue or organizer with its translatable text resolved for the request language. */
@@ -41,23 +41,7 @@ function selectLinked(db: Executor, kind: LinkedKind, { lang, defaultLang }: Lan
     .leftJoin('post_translations as tr_def', (join) => join.onRef('tr_def.post_id', '=', 'posts.id').on('tr_def.lang', '=', defaultLang))
     .leftJoin('images', 'images.id', 'posts.image_id')
     .select([
-      'posts.id',
-      'posts.author_id',
-      'posts.status',
-      'posts.slug',
-      'posts.lang',
-      'posts.password',
-      'posts.published_at',
-      'posts.modified_at',
-      translatedColumn('posts', 'title', lang, defaultLang).as('title'),
-      translatedColumn('posts', 'description', lang, defaultLang).as('description'),
-      translatedColumn('posts', 'excerpt', lang, defaultLang).as('excerpt'),
-      'images.id as image_id',
-      'images.url as image_url',
-      'images.extension as image_extension',
-      'images.width as image_width',
-      'images.height as image_height',
-      'images.filesize as image_filesize',
+      ...postColumns(lang, defaultLang),
       ...kind.detailColumns.map((column) => `d.${column} as d_${column}`),
     ])
     .where('posts.type', '=', kind.type);

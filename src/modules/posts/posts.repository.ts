@@ -3,6 +3,8 @@ import type { Caller } from '../../auth/caller.js';
 import { callerCan } from '../../auth/caller.js';
 import { trashedSlug } from './posts.rules.js';
 import type { Executor } from '../../db/schema.js';
+import { translatedColumn } from '../../db/translations.js';
+import type { Language } from '../../i18n/languages.js';
 
 export interface PostBase {
   id: number;
@@ -115,4 +117,30 @@ export function visibleTo(alias: string, caller: Caller | null, statuses: readon
   if (!caller || !callerCan(caller, 'create_posts')) return sql<SqlBool>`${status} = 'publish'`;
   if (callerCan(caller, 'read_others_private_posts')) return inWanted;
   return sql<SqlBool>`(${inWanted} AND (${status} = 'publish' OR ${sql.ref(`${alias}.author_id`)} = ${caller.userId}))`;
+}
+
+/**
+ * The columns every post representation reads: the post row, its text in the request language
+ * (joined as `tr_req` / `tr_def`, see db/translations.ts) and its image (joined as `images`).
+ */
+export function postColumns(lang: Language, defaultLang: Language) {
+  return [
+    'posts.id',
+    'posts.author_id',
+    'posts.status',
+    'posts.slug',
+    'posts.lang',
+    'posts.password',
+    'posts.published_at',
+    'posts.modified_at',
+    translatedColumn('posts', 'title', lang, defaultLang).as('title'),
+    translatedColumn('posts', 'description', lang, defaultLang).as('description'),
+    translatedColumn('posts', 'excerpt', lang, defaultLang).as('excerpt'),
+    'images.id as image_id',
+    'images.url as image_url',
+    'images.extension as image_extension',
+    'images.width as image_width',
+    'images.height as image_height',
+    'images.filesize as image_filesize',
+  ] as const;
 }
