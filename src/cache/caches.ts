@@ -17,7 +17,7 @@ export interface Caches {
   readonly fragments: VersionedCache<string>;
   /** List totals per filter, so `total` does not cost a full count on every page. */
   readonly counts: VersionedCache<number>;
-  /** Whole ordered results of searches (small by nature), so their next pages cost nothing. */
+  /** Whole ordered results of searches and of lists of moderate size, so pages are slices. */
   readonly idLists: VersionedCache<number[]>;
 }
 

@@ -158,25 +158,30 @@ export async function listEventPage(ctx: RequestContext, input: EventListInput):
   const bounds = effectiveBounds(ctx, input);
   const filter = await buildFilter(ctx, input, bounds);
   const langs = languages(ctx);
-  if (filter.search) {
-    // A search reads the matching rows anyway: one query gives the whole ordered set, its size is
-    // the total and the page is a slice (kept until data changes, for the following pages).
-    const all = await searchResults(ctx, filter);
+  // A search reads the matching rows anyway, and a list of moderate size is cheap to keep: one
+  // query gives the whole ordered set, its size is the total and each page is a slice, until data
+  // changes. Larger lists are read a page at a time with a cached count.
+  const total = filter.search ? undefined : await countOnce(ctx, filter);
+  if (total === undefined || total <= WHOLE_LIST_LIMIT) {
+    const all = await wholeList(ctx, filter);
     const ids = all.slice((input.page - 1) * input.per_page, input.page * input.per_page);
     if (ids.length === 0 && input.page > 1) throw new ApiError('event-archive-page-not-found');
     return { ids, total: all.length, bounds };
   }
   const ids = await repo.listEventIds(ctx.db, filter, langs, input.per_page, (input.page - 1) * input.per_page);
   if (ids.length === 0 && input.page > 1) throw new ApiError('event-archive-page-not-found');
-  return { ids, total: await countOnce(ctx, filter), bounds };
+  return { ids, total, bounds };
 }
+
+/** Lists up to this many events are kept whole (ids only: under a megabyte). */
+const WHOLE_LIST_LIMIT = 100_000;
 
 function filterKey(ctx: RequestContext, filter: repo.EventFilter): string {
   const { caller, ...rest } = filter;
   return `events|${viewerKey(caller)}|${ctx.lang}|${JSON.stringify(rest)}`;
 }
 
-async function searchResults(ctx: RequestContext, filter: repo.EventFilter): Promise<number[]> {
+async function wholeList(ctx: RequestContext, filter: repo.EventFilter): Promise<number[]> {
   const key = filterKey(ctx, filter);
   const version = await ctx.dataVersion();
   const cached = ctx.app.caches.idLists.get(key, version);
