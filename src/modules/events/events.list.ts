@@ -158,11 +158,11 @@ export async function listEventPage(ctx: RequestContext, input: EventListInput):
   const bounds = effectiveBounds(ctx, input);
   const filter = await buildFilter(ctx, input, bounds);
   const langs = languages(ctx);
-  // A search reads the matching rows anyway, and a list of moderate size is cheap to keep: one
-  // query gives the whole ordered set, its size is the total and each page is a slice, until data
-  // changes. Larger lists are read a page at a time with a cached count.
+  // A search reads the matching rows anyway, and a list of moderate size that is read again and
+  // again is cheap to keep: one query gives the whole ordered set, its size is the total and each
+  // page is a slice, until data changes. Other lists are read a page at a time with a cached count.
   const total = filter.search ? undefined : await countOnce(ctx, filter);
-  if (total === undefined || total <= WHOLE_LIST_LIMIT) {
+  if (total === undefined || (total <= WHOLE_LIST_LIMIT && (await isHot(ctx, filter)))) {
     const all = await wholeList(ctx, filter);
     const ids = all.slice((input.page - 1) * input.per_page, input.page * input.per_page);
     if (ids.length === 0 && input.page > 1) throw new ApiError('event-archive-page-not-found');
@@ -175,6 +175,16 @@ export async function listEventPage(ctx: RequestContext, input: EventListInput):
 
 /** Lists up to this many events are kept whole (ids only: under a megabyte). */
 const WHOLE_LIST_LIMIT = 100_000;
+/** …once read this often since the last write, so frequent writes do not rebuild them each time. */
+const HOT_AFTER = 4;
+
+async function isHot(ctx: RequestContext, filter: repo.EventFilter): Promise<boolean> {
+  const key = `hits|${filterKey(ctx, filter)}`;
+  const version = await ctx.dataVersion();
+  const hits = (ctx.app.caches.counts.get(key, version) ?? 0) + 1;
+  ctx.app.caches.counts.set(key, version, hits);
+  return hits >= HOT_AFTER;
+}
 
 function filterKey(ctx: RequestContext, filter: repo.EventFilter): string {
   const { caller, ...rest } = filter;
