@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
+import { type Query } from '../helpers/fixtures.js';
 import { testDialects } from '../helpers/databases.js';
 import { DEFAULT_NOW, type TestApi, type TestResponse, type Who } from '../helpers/app.js';
 import { useTestApp } from '../helpers/app.js';
@@ -10,8 +11,6 @@ const API = 'http://127.0.0.1:8080/calendar/events/v1';
 /** The default window of the default clock 2026-11-21T08:37:48Z on a UTC site, URL-encoded. */
 const DEFAULT_START = 'start_date=2026-11-20+00%3A00%3A00';
 const DEFAULT_END = 'end_date=2028-11-21+23%3A59%3A59';
-
-type Query = Record<string, string | number | boolean | (string | number)[] | undefined>;
 
 /** `YYYY-MM-DD HH:MM:SS` of a UTC instant given in milliseconds. */
 const utc = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');

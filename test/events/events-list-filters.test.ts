@@ -1,22 +1,12 @@
 import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
+import { nextSlot, type Query } from '../helpers/fixtures.js';
 import { testDialects } from '../helpers/databases.js';
 import { useTestApp, type TestApi, type TestResponse, type Who } from '../helpers/app.js';
 
 // GET /events filters (API.md §6, §9, §10, §14, §17, §18; tec-tests.md EA-18/20-22, EAU-13..24, EC, ET, EV, EO, EF, EI, EP).
 
 const API = 'http://127.0.0.1:8080/calendar/events/v1';
-
-type Query = Record<string, string | number | boolean | (string | number)[] | undefined>;
-
-let sequence = 0;
-/** Successive start times inside the default window, one hour apart: creation order is start order. */
-function nextSlot(): { start_date: string; end_date: string } {
-  sequence += 1;
-  const start = Date.parse('2026-12-01T00:00:00Z') + sequence * 3_600_000;
-  const fmt = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
-  return { start_date: fmt(start), end_date: fmt(start + 1_800_000) };
-}
 
 async function ev(api: TestApi, title: string, extra: Record<string, unknown> = {}, as: Who = 'editor'): Promise<number> {
   const res = await api.post('/events', { title, ...nextSlot(), timezone: 'UTC', ...extra }, { as });

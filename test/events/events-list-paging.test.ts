@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
+import { assertTotals, nextSlot, type Query } from '../helpers/fixtures.js';
 import { testDialects } from '../helpers/databases.js';
 import { useTestApp, type TestApi, type TestResponse, type Who } from '../helpers/app.js';
 
@@ -8,17 +9,6 @@ import { useTestApp, type TestApi, type TestResponse, type Who } from '../helper
 const ORIGIN = 'http://127.0.0.1:8080';
 const LIST = `${ORIGIN}/calendar/events/v1/events/`;
 const WINDOW = 'start_date=2026-11-20+00%3A00%3A00&end_date=2028-11-21+23%3A59%3A59';
-
-type Query = Record<string, string | number | boolean | (string | number)[] | undefined>;
-
-let sequence = 0;
-/** Successive start times inside the default window, one hour apart: creation order is start order. */
-function nextSlot(): { start_date: string; end_date: string } {
-  sequence += 1;
-  const start = Date.parse('2026-12-01T00:00:00Z') + sequence * 3_600_000;
-  const fmt = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
-  return { start_date: fmt(start), end_date: fmt(start + 1_800_000) };
-}
 
 async function ev(api: TestApi, title: string, extra: Record<string, unknown> = {}): Promise<number> {
   const res = await api.post('/events', { title, ...nextSlot(), timezone: 'UTC', ...extra }, { as: 'editor' });
@@ -39,15 +29,6 @@ async function list(api: TestApi, query: Query = {}, as: Who = 'anonymous'): Pro
 }
 
 const ids = (res: TestResponse): number[] => res.json.events.map((e: { id: number }) => e.id);
-
-function assertTotals(res: TestResponse, total: number, pages: number): void {
-  assert.equal(res.json.total, total, 'total');
-  assert.equal(res.json.total_pages, pages, 'total_pages');
-  assert.equal(res.headers['x-tec-total'], String(total));
-  assert.equal(res.headers['x-tec-totalpages'], String(pages));
-  assert.equal(res.headers['x-wp-total'], String(total));
-  assert.equal(res.headers['x-wp-totalpages'], String(pages));
-}
 
 /** Follows a link emitted by the API (absolute URL under PUBLIC_URL) through the test app. */
 async function follow(api: TestApi, url: string, as: Who = 'anonymous'): Promise<TestResponse> {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { TRANSCRIPT_VENUE, TRANSCRIPT_ORGANIZER } from '../helpers/fixtures.js';
 import { testDialects } from '../helpers/databases.js';
 import { DEFAULT_NOW, NS, useTestApp, type TestApi, type TestResponse } from '../helpers/app.js';
 
@@ -9,25 +10,6 @@ const STAMP = '2026-11-21 08:37:48';
 
 /** TEC 6.17.2's 201 body for the transcript's POST /events (tec-live-transcript.md §3), byte for byte. */
 const TEC_CREATE_RAW = String.raw`{"id":6,"global_id":"127.0.0.1?id=6","global_id_lineage":["127.0.0.1?id=6"],"author":"1","status":"publish","date":"2026-11-21 08:37:48","date_utc":"2026-11-21 08:37:48","modified":"2026-11-21 08:37:48","modified_utc":"2026-11-21 08:37:48","url":"http:\/\/127.0.0.1:8080\/event\/transcript-concert\/","rest_url":"http:\/\/127.0.0.1:8080\/wp-json\/tribe\/events\/v1\/events\/6","title":"Transcript Concert","description":"<p>An evening concert.<\/p>","excerpt":"<p>Evening concert<\/p>","slug":"transcript-concert","image":false,"all_day":false,"start_date":"2026-12-21 18:00:00","start_date_details":{"year":"2026","month":"12","day":"21","hour":"18","minutes":"00","seconds":"00"},"end_date":"2026-12-21 20:00:00","end_date_details":{"year":"2026","month":"12","day":"21","hour":"20","minutes":"00","seconds":"00"},"utc_start_date":"2026-12-21 18:00:00","utc_start_date_details":{"year":"2026","month":"12","day":"21","hour":"18","minutes":"00","seconds":"00"},"utc_end_date":"2026-12-21 20:00:00","utc_end_date_details":{"year":"2026","month":"12","day":"21","hour":"20","minutes":"00","seconds":"00"},"timezone":"UTC","timezone_abbr":"UTC","cost":"$10","cost_details":{"currency_symbol":"","currency_code":"","currency_position":"","values":["10"]},"website":"https:\/\/example.org\/concert","show_map":false,"show_map_link":false,"hide_from_listings":false,"sticky":false,"featured":true,"categories":[{"name":"Concerts","slug":"concerts","term_group":0,"term_taxonomy_id":2,"taxonomy":"tribe_events_cat","description":"Live music","parent":0,"count":1,"filter":"raw","id":2,"urls":{"self":"http:\/\/127.0.0.1:8080\/wp-json\/tribe\/events\/v1\/categories\/2","collection":"http:\/\/127.0.0.1:8080\/wp-json\/tribe\/events\/v1\/categories"}}],"tags":[{"name":"outdoor","slug":"outdoor","term_group":0,"term_taxonomy_id":3,"taxonomy":"post_tag","description":"","parent":0,"count":1,"filter":"raw","id":3,"urls":{"self":"http:\/\/127.0.0.1:8080\/wp-json\/tribe\/events\/v1\/tags\/3","collection":"http:\/\/127.0.0.1:8080\/wp-json\/tribe\/events\/v1\/tags"}}],"venue":{"id":4,"author":"1","status":"publish","date":"2026-11-21 08:37:48","date_utc":"2026-11-21 08:37:48","modified":"2026-11-21 08:37:48","modified_utc":"2026-11-21 08:37:48","url":"http:\/\/127.0.0.1:8080\/venue\/transcript-hall\/","venue":"Transcript Hall","description":"<p>A venue made for the transcript.<\/p>","slug":"transcript-hall","address":"1 Main Street","city":"Springfield","country":"United States","state":"IL","zip":"62701","phone":"+1 555 0100","website":"https:\/\/example.org\/hall","stateprovince":"IL","show_map":true,"show_map_link":true,"global_id":"127.0.0.1?id=4","global_id_lineage":["127.0.0.1?id=4"]},"organizer":[{"id":5,"author":"1","status":"publish","date":"2026-11-21 08:37:48","date_utc":"2026-11-21 08:37:48","modified":"2026-11-21 08:37:48","modified_utc":"2026-11-21 08:37:48","url":"http:\/\/127.0.0.1:8080\/organizer\/transcript-org\/","organizer":"Transcript Org","description":"<p>Organizer made for the transcript.<\/p>","slug":"transcript-org","phone":"+1 555 0199","website":"https:\/\/example.org\/org","email":"org@example.org","global_id":"127.0.0.1?id=5","global_id_lineage":["127.0.0.1?id=5"]}],"custom_fields":[]}`;
-
-const TRANSCRIPT_VENUE = {
-  venue: 'Transcript Hall',
-  description: 'A venue made for the transcript.',
-  address: '1 Main Street',
-  city: 'Springfield',
-  country: 'United States',
-  state: 'IL',
-  zip: '62701',
-  phone: '+1 555 0100',
-  website: 'https://example.org/hall',
-};
-const TRANSCRIPT_ORGANIZER = {
-  organizer: 'Transcript Org',
-  description: 'Organizer made for the transcript.',
-  email: 'org@example.org',
-  phone: '+1 555 0199',
-  website: 'https://example.org/org',
-};
 
 // Response bodies are arbitrary JSON by nature.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -1,17 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { TRANSCRIPT_ORGANIZER } from '../helpers/fixtures.js';
 import { testDialects } from '../helpers/databases.js';
 import { DEFAULT_NOW, useTestApp, type TestApi } from '../helpers/app.js';
 import { insertEvent } from '../helpers/factories.js';
 
 const BASE = 'http://127.0.0.1:8080';
-const TRANSCRIPT_ORGANIZER = {
-  organizer: 'Transcript Org',
-  description: 'Organizer made for the transcript.',
-  email: 'org@example.org',
-  phone: '+1 555 0199',
-  website: 'https://example.org/org',
-};
 const STAMP = '2026-11-21 08:37:48';
 const NOT_FOUND = { code: 'organizer-not-found', message: 'The requested organizer does not exist.', data: { status: 404 } };
 

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
+import { assertTotals } from '../helpers/fixtures.js';
 import { testDialects } from '../helpers/databases.js';
 import { DEFAULT_NOW, useTestApp, type TestApi, type TestResponse, type Who } from '../helpers/app.js';
 import { insertEvent } from '../helpers/factories.js';
@@ -24,15 +25,6 @@ async function organizers(api: TestApi, count: number, prefix = 'Organizer'): Pr
 
 const ids = (res: TestResponse): number[] => res.json.organizers.map((item: { id: number }) => item.id);
 const sorted = (values: number[]): number[] => [...values].sort((a, b) => a - b);
-
-function assertTotals(res: TestResponse, total: number, pages: number): void {
-  assert.equal(res.json.total, total, 'total');
-  assert.equal(res.json.total_pages, pages, 'total_pages');
-  assert.equal(res.headers['x-tec-total'], String(total));
-  assert.equal(res.headers['x-tec-totalpages'], String(pages));
-  assert.equal(res.headers['x-wp-total'], String(total));
-  assert.equal(res.headers['x-wp-totalpages'], String(pages));
-}
 
 function assertEmptyEnvelope(res: TestResponse, restUrl: string): void {
   assert.equal(res.status, 200, res.text);

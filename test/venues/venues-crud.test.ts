@@ -1,21 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { TRANSCRIPT_VENUE } from '../helpers/fixtures.js';
 import { testDialects } from '../helpers/databases.js';
 import { DEFAULT_NOW, useTestApp } from '../helpers/app.js';
 import { insertEvent } from '../helpers/factories.js';
 
 const BASE = 'http://127.0.0.1:8080';
-const TRANSCRIPT_VENUE = {
-  venue: 'Transcript Hall',
-  description: 'A venue made for the transcript.',
-  address: '1 Main Street',
-  city: 'Springfield',
-  country: 'United States',
-  state: 'IL',
-  zip: '62701',
-  phone: '+1 555 0100',
-  website: 'https://example.org/hall',
-};
 const STAMP = '2026-11-21 08:37:48';
 
 for (const dialect of await testDialects()) {
