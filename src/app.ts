@@ -19,6 +19,7 @@ import { registerDocumentation, registerOptionsRoutes } from './plugins/document
 import { registerRequestContext } from './plugins/request-context.js';
 import { registerResponseCache } from './plugins/response-cache.js';
 import { createCaches } from './cache/caches.js';
+import { EventCandidates } from './modules/events/events.candidates.js';
 
 export interface AppOptions {
   /** The clock every "now" comes from; tests inject a fixed one. */
@@ -76,7 +77,14 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     routerOptions: { ignoreTrailingSlash: true, querystringParser: parseQueryString },
     schemaController: { compilersFactory: { buildSerializer: orderPreservingSerializerFactory() as never } },
   });
-  const state: AppState = { config, db: handle.db, dialect: handle.dialect, clock: options.clock ?? (() => new Date()), caches: createCaches(handle, config.responseCache) };
+  const state: AppState = {
+    config,
+    db: handle.db,
+    dialect: handle.dialect,
+    clock: options.clock ?? (() => new Date()),
+    caches: createCaches(handle, config.responseCache),
+    eventCandidates: new EventCandidates(handle.db, (error) => app.log.error({ err: error }, 'event search candidates could not be read')),
+  };
   app.decorate('calendar', state);
   app.addHook('onClose', async () => handle.close());
   // Fastify's own validation is off: parseArgs implements the contract's rules (API.md §5, §6).

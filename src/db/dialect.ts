@@ -22,14 +22,27 @@ export function containsIgnoringCase(db: Executor, text: Expression<string> | Ra
 }
 
 /**
- * Ids of the search documents that contain `word` somewhere (any language, any field): a cheap,
- * index-backed necessary condition for words of three characters or more (migration 0006).
+ * The ids of the search documents that contain `word` somewhere (any language, any field), as a
+ * subquery: a cheap, index-backed necessary condition for words of three characters or more
+ * (migration 0006); undefined for shorter words, which the index cannot narrow.
  */
-export function mayContain(db: Executor, postId: Expression<number> | RawBuilder<number>, word: string): RawBuilder<SqlBool> | undefined {
+export function documentsContaining(db: Executor, word: string): RawBuilder<{ post_id: number }> | undefined {
   if ([...word].length < 3) return undefined;
   if (dialectOfExecutor(db) === 'sqlite') {
     const phrase = `"${word.replace(/"/g, '""')}"`;
-    return sql<SqlBool>`${postId} IN (SELECT rowid FROM search_fts WHERE search_fts MATCH ${phrase})`;
+    return sql`SELECT rowid AS post_id FROM search_fts WHERE search_fts MATCH ${phrase}`;
   }
-  return sql<SqlBool>`${postId} IN (SELECT post_id FROM search_documents WHERE lower(body) LIKE ${containsPattern(word)} ESCAPE '\\')`;
+  return sql`SELECT post_id FROM search_documents WHERE lower(body) LIKE ${containsPattern(word)} ESCAPE '\\'`;
+}
+
+/** `postId` is among the documents that may contain `word` (see documentsContaining). */
+export function mayContain(db: Executor, postId: Expression<number> | RawBuilder<number>, word: string): RawBuilder<SqlBool> | undefined {
+  const documents = documentsContaining(db, word);
+  return documents && sql<SqlBool>`${postId} IN (${documents})`;
+}
+
+/** `column` is one of `ids`, sent as one parameter however many there are. */
+export function inIdList(db: Executor, column: Expression<number> | RawBuilder<number>, ids: readonly number[]): RawBuilder<SqlBool> {
+  if (dialectOfExecutor(db) === 'sqlite') return sql<SqlBool>`${column} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`;
+  return sql<SqlBool>`${column} = ANY(${[...ids]}::bigint[])`;
 }

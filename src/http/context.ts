@@ -5,6 +5,7 @@ import type { Caches } from '../cache/caches.js';
 import type { Config } from '../config.js';
 import type { Dialect } from '../db/connect.js';
 import type { Db } from '../db/schema.js';
+import type { EventCandidates } from '../modules/events/events.candidates.js';
 import { isLanguage, type Language } from '../i18n/languages.js';
 import type { ParseContext } from './args.js';
 import { zoneOf } from './timezones.js';
@@ -17,6 +18,8 @@ export interface AppState {
   readonly dialect: Dialect;
   readonly clock: () => Date;
   readonly caches: Caches;
+  /** In-memory narrowing of public event searches (events.candidates.ts). */
+  readonly eventCandidates: EventCandidates;
 }
 
 /** Everything a handler needs to know about the request beyond its parameters. */

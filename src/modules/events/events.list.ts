@@ -196,9 +196,20 @@ async function wholeList(ctx: RequestContext, filter: repo.EventFilter): Promise
   const version = await ctx.dataVersion();
   const cached = ctx.app.caches.idLists.get(key, version);
   if (cached) return cached;
-  const ids = await repo.listEventIds(ctx.db, filter, languages(ctx));
+  const candidates = await publicCandidates(ctx, filter, version);
+  const ids = candidates?.length === 0 ? [] : await repo.listEventIds(ctx.db, candidates ? { ...filter, candidateIds: candidates } : filter, languages(ctx));
   ctx.app.caches.idLists.set(key, version, ids);
   return ids;
+}
+
+/**
+ * A public search is first narrowed in memory to the published, listed events in its window and
+ * terms whose text may hold its words (events.candidates.ts); the exact query then reads only those.
+ */
+async function publicCandidates(ctx: RequestContext, filter: repo.EventFilter, version: string): Promise<number[] | undefined> {
+  if (!filter.search || filter.include || !posts.seesPublishedOnly(filter.caller)) return undefined;
+  const termSets = [filter.categoryIds, filter.tagIds].filter((ids): ids is number[] => ids !== undefined);
+  return ctx.app.eventCandidates.find(version, { ...filter, termSets, words: filter.search.include });
 }
 
 /** `total` is counted once per distinct filter and reader until data changes (issue "benchmark harness"). */

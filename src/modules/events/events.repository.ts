@@ -2,7 +2,7 @@ import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Caller } from '../../auth/caller.js';
 import { callerCan } from '../../auth/caller.js';
 import type { Executor } from '../../db/schema.js';
-import { containsIgnoringCase, mayContain } from '../../db/dialect.js';
+import { containsIgnoringCase, documentsContaining, inIdList, mayContain } from '../../db/dialect.js';
 import { translatedColumn } from '../../db/translations.js';
 import type { ImageRow } from '../images/images.js';
 import type { Languages } from '../linked/linked.repository.js';
@@ -79,6 +79,8 @@ export interface EventFilter {
   include?: number[];
   geoloc?: boolean;
   near?: { lat: number; lng: number; radiusKm: number };
+  /** A superset of the result already narrowed in memory (events.candidates.ts); every condition still applies. */
+  candidateIds?: readonly number[];
 }
 
 /** Whether the caller may edit the event in `posts` (API.md §4), as SQL: such callers see protected text. */
@@ -119,6 +121,9 @@ function eventConditions(db: Executor, filter: EventFilter) {
   if (filter.startAfter !== undefined) q = q.where('events.start_key', '>', filter.startAfter);
   if (filter.endMax !== undefined) q = q.where('events.end_key', '<=', filter.endMax);
   if (filter.endBefore !== undefined) q = q.where('events.end_key', '<', filter.endBefore);
+  // No event ends before it starts: an upper bound on the end bounds the start, and so the index range.
+  const startCeiling = Math.min(filter.endMax ?? Infinity, (filter.endBefore ?? Infinity) - 1);
+  if (startCeiling !== Infinity) q = q.where('events.start_key', '<=', startCeiling);
   if (filter.endAfter !== undefined) q = q.where('events.end_key', '>', filter.endAfter);
   if (filter.categoryIds) q = q.where(withTerm(filter.categoryIds));
   if (filter.tagIds) q = q.where(withTerm(filter.tagIds));
@@ -129,7 +134,9 @@ function eventConditions(db: Executor, filter: EventFilter) {
   }
   if (filter.featured !== undefined) q = q.where('events.featured', '=', filter.featured ? 1 : 0);
   if (filter.include) q = q.where('events.post_id', 'in', filter.include);
-  for (const word of filter.search?.include ?? []) {
+  // Candidates were narrowed by the same word index: applying it again would only cost.
+  if (filter.candidateIds) q = q.where(inIdList(db, sql.ref('events.post_id'), filter.candidateIds));
+  for (const word of filter.candidateIds ? [] : (filter.search?.include ?? [])) {
     const prefilter = mayContain(db, sql.ref('events.post_id'), word);
     if (prefilter) q = q.where(prefilter);
   }
@@ -324,4 +331,37 @@ export async function refreshSearchDocument(db: Executor, eventId: number): Prom
     .values({ post_id: eventId, body })
     .onConflict((conflict) => conflict.column('post_id').doUpdateSet({ body }))
     .execute();
+}
+
+/** A published, listed event as the in-memory candidate index keeps it (events.candidates.ts). */
+export interface ListedEvent {
+  post_id: number;
+  start_key: number;
+  end_key: number;
+}
+
+/** Published events shown in lists, in list order, after the given one: the index reads them in chunks. */
+export async function listedEventsAfter(db: Executor, after: ListedEvent | undefined, limit: number): Promise<ListedEvent[]> {
+  let q = db
+    .selectFrom('events')
+    .select(['post_id', 'start_key', 'end_key'])
+    .where('status', '=', 'publish')
+    .where('hide_from_listings', '=', 0);
+  if (after) q = q.where(sql<SqlBool>`(start_key, post_id) > (${after.start_key}, ${after.post_id})`);
+  return q.orderBy('start_key').orderBy('post_id').limit(limit).execute();
+}
+
+/** Event–term links in (event, term) order after the given one. */
+export async function eventTermsAfter(db: Executor, after: { event_id: number; term_id: number } | undefined, limit: number): Promise<{ event_id: number; term_id: number }[]> {
+  let q = db.selectFrom('event_terms').select(['event_id', 'term_id']);
+  if (after) q = q.where(sql<SqlBool>`(event_id, term_id) > (${after.event_id}, ${after.term_id})`);
+  return q.orderBy('event_id').orderBy('term_id').limit(limit).execute();
+}
+
+/** Events whose text may contain `word` (see db/dialect.ts), or undefined when the word is too short to narrow. */
+export async function eventsThatMayContain(db: Executor, word: string): Promise<number[] | undefined> {
+  const documents = documentsContaining(db, word);
+  if (!documents) return undefined;
+  const { rows } = await documents.execute(db);
+  return rows.map((row) => Number(row.post_id));
 }

@@ -105,6 +105,11 @@ export async function userExists(db: Executor, id: number): Promise<boolean> {
   return (await db.selectFrom('users').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
 }
 
+/** Readers who cannot write see published posts only, whatever statuses they ask for. */
+export function seesPublishedOnly(caller: Caller | null): boolean {
+  return !caller || !callerCan(caller, 'create_posts');
+}
+
 /**
  * Which posts of a list the caller sees (API.md §10): anonymous and subscribers only published
  * ones; contributors and authors published ones plus their own; editors everything. Without an
@@ -114,7 +119,7 @@ export function visibleTo(alias: string, caller: Caller | null, statuses: readon
   const status = sql.ref(`${alias}.status`);
   const wanted = statuses ?? ['publish', 'future', 'draft', 'pending', 'private'];
   const inWanted = sql<SqlBool>`${status} IN (${sql.join(wanted)})`;
-  if (!caller || !callerCan(caller, 'create_posts')) return sql<SqlBool>`${status} = 'publish'`;
+  if (!caller || seesPublishedOnly(caller)) return sql<SqlBool>`${status} = 'publish'`;
   if (callerCan(caller, 'read_others_private_posts')) return inWanted;
   return sql<SqlBool>`(${inWanted} AND (${status} = 'publish' OR ${sql.ref(`${alias}.author_id`)} = ${caller.userId}))`;
 }

@@ -1,0 +1,103 @@
+import assert from 'node:assert/strict';
+import { before, describe, it } from 'node:test';
+import type { Query } from '../helpers/fixtures.js';
+import { testDialects } from '../helpers/databases.js';
+import { useTestApp, type TestApi, type Who } from '../helpers/app.js';
+
+// Public searches narrowed in memory (src/modules/events/events.candidates.ts) must answer exactly
+// what the plain query answers (API.md §10, §18): same events, order and totals, and never a stale one.
+
+async function created(api: TestApi, path: string, body: Record<string, unknown>): Promise<number> {
+  const res = await api.post(path, body, { as: 'editor' });
+  assert.equal(res.status, 201, res.text);
+  return res.json.id as number;
+}
+
+/** Lists the query's ids and total; the snapshot of the current data is made ready first. */
+async function search(api: TestApi, query: Query, as: Who = 'anonymous'): Promise<{ ids: number[]; total: number }> {
+  const candidates = api.app.calendar.eventCandidates;
+  const version = await api.app.calendar.caches.version.current();
+  await candidates.prepare(version);
+  assert.ok(await candidates.find(version, { termSets: [], words: [] }), 'a snapshot of the current data is in use');
+  const res = await api.get('/events', { query: { per_page: 50, ...query }, as });
+  assert.equal(res.status, 200, res.text);
+  return { ids: res.json.events.map((e: { id: number }) => e.id), total: res.json.total };
+}
+
+for (const dialect of await testDialects()) {
+  describe(`GET /events search narrowed in memory [${dialect}]`, () => {
+    const t = useTestApp(dialect);
+    const e: Record<string, number> = {};
+    const cat: Record<string, number> = {};
+    let outdoor = 0;
+    const slot = (day: string, hours = 2) => ({ start_date: `${day} 19:00:00`, end_date: `${day} ${19 + hours}:00:00`, timezone: 'UTC' });
+
+    before(async () => {
+      await t.api.clearContent();
+      cat.music = await created(t.api, '/categories', { name: 'Music' });
+      cat.jazz = await created(t.api, '/categories', { name: 'Jazz', parent: cat.music });
+      cat.sports = await created(t.api, '/categories', { name: 'Sports' });
+      outdoor = await created(t.api, '/tags', { name: 'Outdoor' });
+      const event = async (key: string, body: Record<string, unknown>) => {
+        e[key] = await created(t.api, '/events', { status: 'publish', ...body });
+      };
+      await event('title', { title: 'Jazz night', categories: [cat.jazz], ...slot('2027-01-10') });
+      await event('description', { title: 'Piano evening', description: '<p>Smooth jazz trio</p>', categories: [cat.music], ...slot('2027-01-20') });
+      await event('otherCategory', { title: 'Jazz run', categories: [cat.sports], ...slot('2027-01-15') });
+      await event('later', { title: 'Jazz brunch', categories: [cat.jazz], ...slot('2027-03-10') });
+      await event('draft', { title: 'Jazz rehearsal', status: 'draft', categories: [cat.jazz], ...slot('2027-01-11') });
+      await event('hidden', { title: 'Jazz backstage', hide_from_listings: true, categories: [cat.jazz], ...slot('2027-01-12') });
+      await event('locked', { title: 'Quiet evening', description: 'Jazz inside', password: 'pw', categories: [cat.jazz], ...slot('2027-01-13') });
+      await event('tagged', { title: 'Jazz outdoors', categories: [cat.jazz], tags: [outdoor], ...slot('2027-01-25') });
+      await event('plain', { title: 'Blues', description: 'Guitars only', categories: [cat.jazz], ...slot('2027-01-26') });
+      await event('allDay', { title: 'Jazz day', all_day: true, categories: [cat.jazz], start_date: '2027-01-31 00:00:00', end_date: '2027-01-31 23:59:59' });
+      await event('spanning', { title: 'Jazz marathon', categories: [cat.jazz], start_date: '2027-01-30 10:00:00', end_date: '2027-02-02 10:00:00', timezone: 'UTC' });
+    });
+
+    const january = { start_date: '2027-01-01', end_date: '2027-01-31' };
+
+    it('a word, a parent category and a window: descendants, description text, end bounds', async () => {
+      assert.deepEqual(await search(t.api, { search: 'jazz', categories: 'music', ...january }), {
+        ids: [e.title, e.description, e.tagged, e.allDay],
+        total: 4,
+      });
+    });
+
+    it('tags, exclusions, phrases and a word that matches nothing', async () => {
+      assert.deepEqual((await search(t.api, { search: 'jazz', categories: 'music', tags: 'outdoor', ...january })).ids, [e.tagged]);
+      assert.deepEqual((await search(t.api, { search: 'jazz -night', categories: 'music', ...january })).ids, [e.description, e.tagged, e.allDay]);
+      assert.deepEqual((await search(t.api, { search: '"smooth jazz"', ...january })).ids, [e.description]);
+      assert.deepEqual(await search(t.api, { search: 'saxophone', ...january }), { ids: [], total: 0 });
+    });
+
+    it('short words, which the word index cannot narrow, still match exactly', async () => {
+      assert.deepEqual((await search(t.api, { search: 'ja', categories: 'jazz', ...january })).ids, [e.title, e.tagged, e.allDay]);
+    });
+
+    it('protected text is searched only with the password; drafts and hidden events never show', async () => {
+      assert.deepEqual((await search(t.api, { search: 'inside', ...january })).ids, []);
+      assert.deepEqual((await search(t.api, { search: 'inside', password: 'pw', ...january })).ids, [e.locked]);
+      const all = await search(t.api, { search: 'jazz', start_date: '2027-01-01', end_date: '2027-12-31' });
+      assert.deepEqual(all.ids, [e.title, e.otherCategory, e.description, e.tagged, e.spanning, e.allDay, e.later]);
+    });
+
+    it('relative bounds: starts_after, starts_before, ends_before, ends_after', async () => {
+      assert.deepEqual((await search(t.api, { search: 'jazz', starts_after: '2027-01-20', starts_before: '2027-01-31' })).ids, [e.tagged, e.spanning, e.allDay]);
+      assert.deepEqual((await search(t.api, { search: 'jazz', ends_before: '2027-01-15', ends_after: '2027-01-01' })).ids, [e.title, e.otherCategory]);
+    });
+
+    it('a write shows at once, before and after the snapshot catches up', async () => {
+      const patched = await t.api.patch(`/events/${e.plain}`, { title: 'Blues and jazz' }, { as: 'editor' });
+      assert.equal(patched.status, 200, patched.text);
+      const fresh = await t.api.get('/events', { query: { search: 'jazz', categories: 'jazz', ...january } });
+      assert.deepEqual(
+        fresh.json.events.map((event: { id: number }) => event.id),
+        [e.title, e.tagged, e.plain, e.allDay],
+      );
+      assert.deepEqual((await search(t.api, { search: 'jazz', categories: 'jazz', start_date: '2027-01-02', end_date: '2027-01-31' })).ids, [e.title, e.tagged, e.plain, e.allDay]);
+      const trashed = await t.api.delete(`/events/${e.tagged}`, { as: 'editor' });
+      assert.equal(trashed.status, 200, trashed.text);
+      assert.deepEqual((await search(t.api, { search: 'jazz', categories: 'jazz', start_date: '2027-01-03', end_date: '2027-01-31' })).ids, [e.title, e.plain, e.allDay]);
+    });
+  });
+}
