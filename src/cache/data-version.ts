@@ -18,8 +18,10 @@ export interface DataVersion {
  */
 export function sqliteDataVersion(database: SQLite.Database): DataVersion {
   let local = 0;
+  // Prepared once: `database.pragma()` would compile the statement on every request.
+  const dataVersion = database.prepare('PRAGMA data_version').pluck();
   return {
-    current: async () => `${local}:${database.pragma('data_version', { simple: true }) as number}`,
+    current: async () => `${local}:${dataVersion.get() as number}`,
     bump: async () => {
       local += 1;
     },

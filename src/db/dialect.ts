@@ -1,4 +1,4 @@
-import { SqliteAdapter, sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
+import { SqliteAdapter, sql, type AliasedRawBuilder, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { Dialect } from './connect.js';
 import type { Executor } from './schema.js';
 import { containsPattern } from './translations.js';
@@ -41,8 +41,11 @@ export function mayContain(db: Executor, postId: Expression<number> | RawBuilder
   return documents && sql<SqlBool>`${postId} IN (${documents})`;
 }
 
-/** `column` is one of `ids`, sent as one parameter however many there are. */
-export function inIdList(db: Executor, column: Expression<number> | RawBuilder<number>, ids: readonly number[]): RawBuilder<SqlBool> {
-  if (dialectOfExecutor(db) === 'sqlite') return sql<SqlBool>`${column} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`;
-  return sql<SqlBool>`${column} = ANY(${[...ids]}::bigint[])`;
+/**
+ * `ids` as a one-column table `alias(value)`, sent as one parameter however many there are. Put
+ * first in a CROSS JOIN it drives the query on SQLite: one primary-key lookup per id.
+ */
+export function idTable(db: Executor, ids: readonly number[], alias: string): AliasedRawBuilder<{ value: number }, string> {
+  if (dialectOfExecutor(db) === 'sqlite') return sql<{ value: number }>`(SELECT value FROM json_each(${JSON.stringify(ids)}))`.as(alias);
+  return sql<{ value: number }>`(SELECT unnest(${[...ids]}::bigint[]) AS value)`.as(alias);
 }

@@ -106,6 +106,8 @@ export class TestApi {
     for (const table of ['search_documents', 'event_terms', 'event_organizers', 'events', 'venues', 'organizers', 'post_translations', 'posts', 'term_translations', 'terms', 'images'] as const) {
       await this.db.deleteFrom(table).execute();
     }
+    // A write that bypasses the API must announce itself, as every write request does.
+    await this.app.calendar.caches.version.bump();
   }
 }
 

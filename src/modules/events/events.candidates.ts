@@ -8,15 +8,16 @@ import * as repo from './events.repository.js';
  * rules run in SQL on those alone (events.list.ts). Without it a common word costs a scan of every
  * event in the window (issue "benchmark harness": `filtered`).
  *
- * A snapshot belongs to one data version. When data changes it is rebuilt in the background, in
- * chunks so that requests keep flowing, and no more often than a fifth of the time, so that constant
- * writes cost little; meanwhile lists are answered from SQL as before.
+ * A snapshot belongs to one data version. Once data has stopped changing for as long as a build
+ * takes, it is rebuilt in the background, in chunks so that requests keep flowing; while writes keep
+ * coming no build is wasted on data about to change, and lists are answered from SQL as before.
  */
 export class EventCandidates {
   private snapshot: Snapshot | undefined;
   private pending: Promise<void> | undefined;
-  private lastBuildEnd = 0;
   private lastBuildMs = 0;
+  /** The newest data version seen by a search, and since when. */
+  private seen = { version: '', since: 0 };
 
   constructor(
     private readonly db: Db,
@@ -30,7 +31,8 @@ export class EventCandidates {
   async find(version: string, query: CandidateQuery): Promise<number[] | undefined> {
     const snapshot = this.snapshot;
     if (snapshot?.version !== version) {
-      void this.rebuild(version);
+      if (this.seen.version !== version) this.seen = { version, since: Date.now() };
+      else if (Date.now() - this.seen.since >= Math.max(QUIET_MS, this.lastBuildMs)) void this.rebuild(version);
       return undefined;
     }
     try {
@@ -42,14 +44,14 @@ export class EventCandidates {
     }
   }
 
-  /** Makes a snapshot of `version` current now, ignoring the pace limit (start-up warming, tests). */
+  /** Makes a snapshot of `version` current now, without waiting for quiet (start-up warming, tests). */
   async prepare(version: string): Promise<void> {
     await this.pending;
-    if (this.snapshot?.version !== version) await this.rebuild(version, true);
+    if (this.snapshot?.version !== version) await this.rebuild(version);
   }
 
-  private rebuild(version: string, now = false): Promise<void> | undefined {
-    if (this.pending || (!now && Date.now() - this.lastBuildEnd < 4 * this.lastBuildMs)) return this.pending;
+  private rebuild(version: string): Promise<void> {
+    if (this.pending) return this.pending;
     const started = Date.now();
     this.pending = Snapshot.build(this.db, version)
       .then((snapshot) => {
@@ -58,8 +60,7 @@ export class EventCandidates {
       .catch(this.onError)
       .finally(() => {
         this.pending = undefined;
-        this.lastBuildEnd = Date.now();
-        this.lastBuildMs = this.lastBuildEnd - started;
+        this.lastBuildMs = Date.now() - started;
       });
     return this.pending;
   }
@@ -81,6 +82,8 @@ export interface CandidateQuery {
 /** More candidates than this and the exact query over them would cost what the plain query costs. */
 const MAX_CANDIDATES = 20_000;
 const CHUNK = 20_000;
+/** Data must stay unchanged at least this long (or as long as the last build took) before a build. */
+const QUIET_MS = 250;
 const WORDS_KEPT = 64;
 
 /** A set of post ids as bits. */

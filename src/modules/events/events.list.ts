@@ -82,8 +82,21 @@ export function effectiveBounds(ctx: RequestContext, input: EventListInput): Eff
 
 const instant = (dt: DateTime | undefined) => (dt ? Math.floor(dt.toSeconds()) : undefined);
 
-/** Term filters: slugs or ids of existing terms (else 400); a category brings its descendants. */
+/**
+ * Term filters: slugs or ids of existing terms (else 400); a category brings its descendants.
+ * Resolved once per distinct list of references and language until data changes.
+ */
 async function termFilter(ctx: RequestContext, taxonomy: Taxonomy, refs: string[], name: string, problems: Map<string, ParamProblem>): Promise<number[]> {
+  const key = `terms|${taxonomy.key}|${ctx.lang}|${JSON.stringify(refs)}`;
+  const version = await ctx.dataVersion();
+  const cached = ctx.app.caches.idLists.get(key, version);
+  if (cached) return cached;
+  const ids = await resolveTerms(ctx, taxonomy, refs, name, problems);
+  if (!problems.has(name)) ctx.app.caches.idLists.set(key, version, ids);
+  return ids;
+}
+
+async function resolveTerms(ctx: RequestContext, taxonomy: Taxonomy, refs: string[], name: string, problems: Map<string, ParamProblem>): Promise<number[]> {
   const ids = refs.map((r) => parsePositiveInteger(r)).filter((id): id is number => id !== undefined);
   const known = await termsRepo.existingTermIds(ctx.db, taxonomy.key, ids);
   const bySlug = await termsRepo.termIdsBySlugs(ctx.db, taxonomy.key, refs.filter((r) => parsePositiveInteger(r) === undefined), languages(ctx));

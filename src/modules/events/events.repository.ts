@@ -2,7 +2,7 @@ import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Caller } from '../../auth/caller.js';
 import { callerCan } from '../../auth/caller.js';
 import type { Executor } from '../../db/schema.js';
-import { containsIgnoringCase, documentsContaining, inIdList, mayContain } from '../../db/dialect.js';
+import { containsIgnoringCase, documentsContaining, idTable, mayContain } from '../../db/dialect.js';
 import { translatedColumn } from '../../db/translations.js';
 import type { ImageRow } from '../images/images.js';
 import type { Languages } from '../linked/linked.repository.js';
@@ -113,9 +113,20 @@ function withTerm(ids: number[]): Expression<SqlBool> {
 
 const hasSearch = (filter: EventFilter) => filter.search !== undefined && filter.search.include.length + filter.search.exclude.length > 0;
 
+/** The events table, or only the given candidates' rows, looked up one by one instead of scanning an index range. */
+function eventRows(db: Executor, filter: EventFilter) {
+  if (!filter.candidateIds) return db.selectFrom('events');
+  return db
+    .selectFrom(idTable(db, filter.candidateIds, 'candidate'))
+    .crossJoin('events')
+    .where(sql<SqlBool>`events.post_id = candidate.value`) as unknown as ReturnType<typeof eventsTable>;
+}
+
+const eventsTable = (db: Executor) => db.selectFrom('events');
+
 /** The conditions on the events table alone: they use the listing indexes (migration 0004). */
 function eventConditions(db: Executor, filter: EventFilter) {
-  let q = db.selectFrom('events').where(visibleTo('events', filter.caller, filter.statuses)).where('events.hide_from_listings', '=', 0);
+  let q = eventRows(db, filter).where(visibleTo('events', filter.caller, filter.statuses)).where('events.hide_from_listings', '=', 0);
   if (filter.startMin !== undefined) q = q.where('events.start_key', '>=', filter.startMin);
   if (filter.startBefore !== undefined) q = q.where('events.start_key', '<', filter.startBefore);
   if (filter.startAfter !== undefined) q = q.where('events.start_key', '>', filter.startAfter);
@@ -135,7 +146,6 @@ function eventConditions(db: Executor, filter: EventFilter) {
   if (filter.featured !== undefined) q = q.where('events.featured', '=', filter.featured ? 1 : 0);
   if (filter.include) q = q.where('events.post_id', 'in', filter.include);
   // Candidates were narrowed by the same word index: applying it again would only cost.
-  if (filter.candidateIds) q = q.where(inIdList(db, sql.ref('events.post_id'), filter.candidateIds));
   for (const word of filter.candidateIds ? [] : (filter.search?.include ?? [])) {
     const prefilter = mayContain(db, sql.ref('events.post_id'), word);
     if (prefilter) q = q.where(prefilter);

@@ -9,7 +9,7 @@ import { toSlug } from '../../http/slugs.js';
 import { zoneOf } from '../../http/timezones.js';
 import { ORGANIZER_KIND, VENUE_KIND } from '../linked/linked.kind.js';
 import * as linkedRepo from '../linked/linked.repository.js';
-import { languages } from '../linked/linked.service.js';
+import { languages, linkedRowsById } from '../linked/linked.service.js';
 import * as posts from '../posts/posts.repository.js';
 import { imageIdOf, nextSlug, planPostUpdate, publicationInstant, requireAuthorChange, uniqueSlug, withSlugRetry } from '../posts/posts.writes.js';
 import { canEditPost, canReadPost, scaleStatus, scheduleStatus, type PostStatus } from '../posts/posts.rules.js';
@@ -62,8 +62,8 @@ export async function loadBundles(ctx: RequestContext, rows: repo.EventRow[], db
   const [organizerIds, terms] = await Promise.all([repo.organizerIdsOf(db, ids), termsRepo.termsOfEvents(db, ids, langs)]);
   const allOrganizers = [...new Set([...organizerIds.values()].flat())];
   const [venues, organizers] = await Promise.all([
-    linkedRepo.findLinkedMany(db, VENUE_KIND, venueIds, langs),
-    linkedRepo.findLinkedMany(db, ORGANIZER_KIND, allOrganizers, langs),
+    linkedRowsById(ctx, VENUE_KIND, venueIds, db),
+    linkedRowsById(ctx, ORGANIZER_KIND, allOrganizers, db),
   ]);
   // An event never reveals a venue or organizer its reader may not read on its own (a draft, the trash).
   const readable = (item: linkedRepo.LinkedRow | undefined) => (item && canReadPost(ctx.caller, item) ? item : undefined);
