@@ -3,7 +3,7 @@ import { rmSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { loadConfig } from '../src/config.js';
-import { connect } from '../src/db/connect.js';
+import { connect, type DatabaseHandle } from '../src/db/connect.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { progressReporter } from '../src/modules/seed/progress.js';
 import { seedCalendar } from '../src/modules/seed/seed.js';
@@ -22,6 +22,8 @@ export interface Samples {
 
 export interface Dataset {
   url: string;
+  /** Events in the database. */
+  events: number;
   samples: Samples;
   drop(): Promise<void>;
 }
@@ -65,33 +67,47 @@ export async function buildDataset(dialect: 'sqlite' | 'postgres', events: numbe
   try {
     await migrateToLatest(handle.db, handle.dialect);
     await seedCalendar(handle.db, config, { events, onProgress: progressReporter('seeding events') });
-    const { password } = await createUser(handle.db, 'bench-editor', 'editor', Math.floor(Date.now() / 1000));
-    const published = await handle.db
-      .selectFrom('posts')
-      .innerJoin('events', 'events.post_id', 'posts.id')
-      .select(['posts.id', 'posts.slug'])
-      .where('posts.status', '=', 'publish')
-      .where('posts.password', '=', '')
-      .where('posts.type', '=', 'event')
-      .orderBy('posts.id')
-      .limit(5000)
-      .execute();
-    const categories = await handle.db.selectFrom('terms').select('slug').where('taxonomy', '=', 'category').execute();
-    const now = Math.floor(Date.now() / 1000);
-    const windows: [string, string][] = Array.from({ length: 24 }, (_, i) => [isoDay(now + i * 30 * 86_400), isoDay(now + (i + 2) * 30 * 86_400)]);
-    return {
-      url: database.url,
-      samples: {
-        eventIds: published.map((r) => r.id),
-        slugs: published.map((r) => r.slug).filter((s) => s !== ''),
-        categorySlugs: categories.map((r) => r.slug),
-        words: WORDS.slice(0, 12),
-        windows,
-        editorAuth: `Basic ${Buffer.from(`bench-editor:${password}`).toString('base64')}`,
-      },
-      drop: database.drop,
-    };
+    return { url: database.url, events, samples: await sample(handle), drop: database.drop };
   } finally {
     await handle.close();
   }
+}
+
+/** A database seeded by an earlier run (`--keep`), reused as it is: it is not dropped afterwards. */
+export async function reuseDataset(url: string): Promise<Dataset> {
+  const handle = connect(url);
+  try {
+    await migrateToLatest(handle.db, handle.dialect);
+    const { n } = await handle.db.selectFrom('events').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return { url, events: Number(n), samples: await sample(handle), drop: async () => undefined };
+  } finally {
+    await handle.close();
+  }
+}
+
+/** A new editor, and what the scenarios rotate through, drawn from the seeded data. */
+async function sample(handle: DatabaseHandle): Promise<Samples> {
+  const login = `bench-editor-${randomBytes(4).toString('hex')}`;
+  const { password } = await createUser(handle.db, login, 'editor', Math.floor(Date.now() / 1000));
+  const published = await handle.db
+    .selectFrom('posts')
+    .innerJoin('events', 'events.post_id', 'posts.id')
+    .select(['posts.id', 'posts.slug'])
+    .where('posts.status', '=', 'publish')
+    .where('posts.password', '=', '')
+    .where('posts.type', '=', 'event')
+    .orderBy('posts.id')
+    .limit(5000)
+    .execute();
+  const categories = await handle.db.selectFrom('terms').select('slug').where('taxonomy', '=', 'category').execute();
+  const now = Math.floor(Date.now() / 1000);
+  const windows: [string, string][] = Array.from({ length: 24 }, (_, i) => [isoDay(now + i * 30 * 86_400), isoDay(now + (i + 2) * 30 * 86_400)]);
+  return {
+    eventIds: published.map((r) => r.id),
+    slugs: published.map((r) => r.slug).filter((s) => s !== ''),
+    categorySlugs: categories.map((r) => r.slug),
+    words: WORDS.slice(0, 12),
+    windows,
+    editorAuth: `Basic ${Buffer.from(`${login}:${password}`).toString('base64')}`,
+  };
 }

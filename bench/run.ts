@@ -1,13 +1,14 @@
 /**
- * `npm run bench [-- --events N --db sqlite|postgres --duration S --connections C --no-cache --scenarios a,b]`
- * Seeds a fresh database, starts the real server as a child process and drives it with autocannon.
+ * `npm run bench [-- --events N --db sqlite|postgres --duration S --connections C --no-cache --scenarios a,b --keep --reuse URL]`
+ * Seeds a fresh database (or reuses one kept by `--keep`), starts the real server as a child process and drives it with autocannon.
  * Prints one table (req/s, p50, p99, errors, ratio to baseline) and the server's peak RSS, and writes
  * the same as JSON under bench/results/.
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { buildDataset, type Samples } from './dataset.js';
+import { dialectOf } from '../src/db/connect.js';
+import { buildDataset, reuseDataset, type Samples } from './dataset.js';
 import { scenarios, type Scenario } from './scenarios.js';
 import { startServer } from './server.js';
 
@@ -31,11 +32,11 @@ const { values } = parseArgs({
     'no-cache': { type: 'boolean', default: false },
     scenarios: { type: 'string' },
     keep: { type: 'boolean', default: false },
+    reuse: { type: 'string' },
   },
 });
 
-const events = Number(values.events);
-const dialect = values.db === 'postgres' ? 'postgres' : 'sqlite';
+const dialect = values.reuse ? dialectOf(values.reuse) : values.db === 'postgres' ? 'postgres' : 'sqlite';
 const duration = Number(values.duration);
 const connections = Number(values.connections);
 const cache = !values['no-cache'];
@@ -84,8 +85,9 @@ function printTable(rows: Row[], rssKb: number | undefined): void {
 }
 
 async function main(): Promise<void> {
+  const dataset = values.reuse ? await reuseDataset(values.reuse) : await buildDataset(dialect, Number(values.events));
+  const { events } = dataset;
   process.stdout.write(`Benchmark: ${events} events on ${dialect}, ${connections} connections, ${duration} s per scenario, response cache ${cache ? 'on' : 'off'}\n`);
-  const dataset = await buildDataset(dialect, events);
   const server = await startServer(dataset.url, { cache, build: true });
   const rows: Row[] = [];
   try {
@@ -121,6 +123,7 @@ async function main(): Promise<void> {
   } finally {
     await server.stop();
     if (!values.keep) await dataset.drop();
+    else if (!values.reuse) process.stdout.write(`database kept: run again on it with --reuse ${dataset.url}\n`);
   }
 }
 

@@ -77,13 +77,14 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     routerOptions: { ignoreTrailingSlash: true, querystringParser: parseQueryString },
     schemaController: { compilersFactory: { buildSerializer: orderPreservingSerializerFactory() as never } },
   });
+  const caches = createCaches(handle, config.responseCache);
   const state: AppState = {
     config,
     db: handle.db,
     dialect: handle.dialect,
     clock: options.clock ?? (() => new Date()),
-    caches: createCaches(handle, config.responseCache),
-    eventCandidates: new EventCandidates(handle.db, (error) => app.log.error({ err: error }, 'event search candidates could not be read')),
+    caches,
+    eventCandidates: new EventCandidates(handle.db, caches.version, (error) => app.log.error({ err: error }, 'event search candidates could not be read')),
   };
   app.decorate('calendar', state);
   app.addHook('onClose', async () => handle.close());

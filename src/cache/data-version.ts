@@ -10,6 +10,8 @@ export interface DataVersion {
   current(): Promise<string>;
   /** Called after every write request, before its response leaves. */
   bump(): Promise<void>;
+  /** Whether every change from version `from` to version `to` was made by this process. */
+  localSince(from: string, to: string): boolean;
 }
 
 /**
@@ -25,6 +27,8 @@ export function sqliteDataVersion(database: SQLite.Database): DataVersion {
     bump: async () => {
       local += 1;
     },
+    // data_version moves only when another connection commits.
+    localSince: (from, to) => from.split(':')[1] === to.split(':')[1],
   };
 }
 
@@ -56,15 +60,27 @@ export function coalesced(read: () => Promise<string>): () => Promise<string> {
   };
 }
 
+const OWN_VERSIONS_KEPT = 100_000;
+
 /** PostgreSQL: a shared counter row, bumped by whichever process writes (migration 0005). */
 export function postgresDataVersion(db: Db): DataVersion {
+  /** The versions this process's own bumps produced (the newest ones). */
+  const own = new Set<number>();
   return {
     current: coalesced(async () => {
       const { rows } = await sql<{ version: number }>`SELECT version FROM cache_state WHERE id = 1`.execute(db);
       return String(rows[0]?.version ?? 0);
     }),
     bump: async () => {
-      await sql`UPDATE cache_state SET version = version + 1 WHERE id = 1`.execute(db);
+      const { rows } = await sql<{ version: number }>`UPDATE cache_state SET version = version + 1 WHERE id = 1 RETURNING version`.execute(db);
+      own.add(Number(rows[0]?.version));
+      if (own.size > OWN_VERSIONS_KEPT) own.delete(own.values().next().value as number);
+    },
+    localSince: (from, to) => {
+      const [first, last] = [Number(from), Number(to)];
+      if (!(last >= first) || last - first > OWN_VERSIONS_KEPT) return false;
+      for (let version = first + 1; version <= last; version++) if (!own.has(version)) return false;
+      return true;
     },
   };
 }

@@ -3,6 +3,10 @@ import { before, describe, it } from 'node:test';
 import type { Query } from '../helpers/fixtures.js';
 import { testDialects } from '../helpers/databases.js';
 import { useTestApp, type TestApi, type Who } from '../helpers/app.js';
+import { insertEvent } from '../helpers/factories.js';
+import { postgresDataVersion } from '../../src/cache/data-version.js';
+import { connect } from '../../src/db/connect.js';
+import { refreshSearchDocument } from '../../src/modules/events/events.repository.js';
 
 // Public searches narrowed in memory (src/modules/events/events.candidates.ts) must answer exactly
 // what the plain query answers (API.md §10, §18): same events, order and totals, and never a stale one.
@@ -86,18 +90,40 @@ for (const dialect of await testDialects()) {
       assert.deepEqual((await search(t.api, { search: 'jazz', ends_before: '2027-01-15', ends_after: '2027-01-01' })).ids, [e.title, e.otherCategory]);
     });
 
-    it('a write shows at once, before and after the snapshot catches up', async () => {
+    it("this process's writes show at once while the snapshot stays in use", async () => {
+      const candidates = t.api.app.calendar.eventCandidates;
+      await search(t.api, { search: 'jazz', ...january });
       const patched = await t.api.patch(`/events/${e.plain}`, { title: 'Blues and jazz' }, { as: 'editor' });
       assert.equal(patched.status, 200, patched.text);
+      const version = await t.api.app.calendar.caches.version.current();
+      assert.ok((await candidates.find(version, { termSets: [], words: ['zzz-no-such-word'] }))?.includes(e.plain), 'a changed event is always a candidate');
+      const added = await created(t.api, '/events', { title: 'Late jazz', status: 'publish', categories: [cat.jazz], ...slot('2027-01-27') });
       const fresh = await t.api.get('/events', { query: { search: 'jazz', categories: 'jazz', ...january } });
       assert.deepEqual(
         fresh.json.events.map((event: { id: number }) => event.id),
-        [e.title, e.tagged, e.plain, e.allDay],
+        [e.title, e.tagged, e.plain, added, e.allDay],
       );
-      assert.deepEqual((await search(t.api, { search: 'jazz', categories: 'jazz', start_date: '2027-01-02', end_date: '2027-01-31' })).ids, [e.title, e.tagged, e.plain, e.allDay]);
       const trashed = await t.api.delete(`/events/${e.tagged}`, { as: 'editor' });
       assert.equal(trashed.status, 200, trashed.text);
-      assert.deepEqual((await search(t.api, { search: 'jazz', categories: 'jazz', start_date: '2027-01-03', end_date: '2027-01-31' })).ids, [e.title, e.plain, e.allDay]);
+      assert.deepEqual((await search(t.api, { search: 'jazz', categories: 'jazz', start_date: '2027-01-03', end_date: '2027-01-31' })).ids, [e.title, e.plain, added, e.allDay]);
+    });
+
+    it("another process's write shows at once: the snapshot is set aside until rebuilt", async () => {
+      const version = await t.api.app.calendar.caches.version.current();
+      await t.api.app.calendar.eventCandidates.prepare(version);
+      const other = connect(t.api.config.databaseUrl);
+      try {
+        const id = await insertEvent(other.db, { start: Date.parse('2027-01-28T19:00:00Z') / 1000, termIds: [cat.jazz] });
+        await other.db.updateTable('posts').set({ title: 'Jazz from elsewhere' }).where('id', '=', id).execute();
+        await refreshSearchDocument(other.db, id);
+        if (dialect === 'postgres') await postgresDataVersion(other.db).bump();
+        const listed = await t.api.get('/events', { query: { search: 'elsewhere', categories: 'music', ...january } });
+        assert.deepEqual(listed.json.events.map((event: { id: number }) => event.id), [id]);
+        assert.equal(await t.api.app.calendar.eventCandidates.find(await t.api.app.calendar.caches.version.current(), { termSets: [], words: [] }), undefined);
+        assert.deepEqual((await search(t.api, { search: 'elsewhere', categories: 'jazz', ...january })).ids, [id]);
+      } finally {
+        await other.close();
+      }
     });
   });
 }

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { coalesced } from '../../src/cache/data-version.js';
+import { coalesced, postgresDataVersion, sqliteDataVersion } from '../../src/cache/data-version.js';
+import { connect, type DatabaseHandle } from '../../src/db/connect.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import { createTestDatabase, testDialects } from '../helpers/databases.js';
 
 /** A read whose completion the test controls; each call records the value the store had when it started. */
 function controlledReads() {
@@ -41,3 +44,34 @@ describe('coalesced data-version reads', () => {
     assert.equal(await value, '0');
   });
 });
+
+for (const dialect of await testDialects()) {
+  describe(`data version: changes by this process or another [${dialect}]`, () => {
+    it('only this process bumped → local; another connection committed → not local', async () => {
+      const database = await createTestDatabase(dialect);
+      const mine = connect(database.url);
+      const theirs = connect(database.url);
+      try {
+        await migrateToLatest(mine.db, mine.dialect);
+        const versionOf = (handle: DatabaseHandle) => (handle.sqlite ? sqliteDataVersion(handle.sqlite) : postgresDataVersion(handle.db));
+        const [ours, other] = [versionOf(mine), versionOf(theirs)];
+        const start = await ours.current();
+        await mine.db.insertInto('settings').values({ key: 'mine', value: '1' }).execute();
+        await ours.bump();
+        const afterOwn = await ours.current();
+        assert.notEqual(afterOwn, start);
+        assert.equal(ours.localSince(start, afterOwn), true);
+        await theirs.db.insertInto('settings').values({ key: 'theirs', value: '1' }).execute();
+        await other.bump();
+        const afterTheirs = await ours.current();
+        assert.notEqual(afterTheirs, afterOwn);
+        assert.equal(ours.localSince(afterOwn, afterTheirs), false);
+        assert.equal(ours.localSince(start, afterTheirs), false);
+      } finally {
+        await theirs.close();
+        await mine.close();
+        await database.drop();
+      }
+    });
+  });
+}

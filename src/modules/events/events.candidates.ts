@@ -1,3 +1,4 @@
+import type { DataVersion } from '../../cache/data-version.js';
 import type { Db } from '../../db/schema.js';
 import * as repo from './events.repository.js';
 
@@ -8,9 +9,11 @@ import * as repo from './events.repository.js';
  * rules run in SQL on those alone (events.list.ts). Without it a common word costs a scan of every
  * event in the window (issue "benchmark harness": `filtered`).
  *
- * A snapshot belongs to one data version. Once data has stopped changing for as long as a build
- * takes, it is rebuilt in the background, in chunks so that requests keep flowing; while writes keep
- * coming no build is wasted on data about to change, and lists are answered from SQL as before.
+ * Candidates only need to be a superset of the answer. So a snapshot stays usable while this
+ * process writes: every event it creates or updates afterwards is simply added to the candidates,
+ * and the snapshot is rebuilt in the background once those are many. A change by another process
+ * (seen through the data version) makes it unusable: it is rebuilt once data has stopped changing
+ * for as long as a build takes, and searches meanwhile are answered from SQL alone.
  */
 export class EventCandidates {
   private snapshot: Snapshot | undefined;
@@ -18,44 +21,67 @@ export class EventCandidates {
   private lastBuildMs = 0;
   /** The newest data version seen by a search, and since when. */
   private seen = { version: '', since: 0 };
+  /** Events this process created or updated, oldest first; `journalStart` entries were dropped. */
+  private journal: number[] = [];
+  private journalStart = 0;
 
   constructor(
     private readonly db: Db,
+    private readonly versions: DataVersion,
     private readonly onError: (error: unknown) => void,
   ) {}
 
+  /** Records an event this process created or updated, once its transaction has committed. */
+  changed(eventId: number): void {
+    this.journal.push(eventId);
+  }
+
   /**
-   * The listed, published events that may match, in list order; undefined when no snapshot of
-   * `version` is ready or the filter is too broad for candidates to help.
+   * The listed, published events that may match, in no particular order; undefined when no usable
+   * snapshot is ready or the filter is too broad for candidates to help.
    */
   async find(version: string, query: CandidateQuery): Promise<number[] | undefined> {
-    const snapshot = this.snapshot;
-    if (snapshot?.version !== version) {
-      if (this.seen.version !== version) this.seen = { version, since: Date.now() };
-      else if (Date.now() - this.seen.since >= Math.max(QUIET_MS, this.lastBuildMs)) void this.rebuild(version);
-      return undefined;
-    }
+    const snapshot = await this.usable(version);
+    if (!snapshot) return undefined;
+    const recent = this.journal.slice(snapshot.journalAt - this.journalStart);
+    if (recent.length > MAX_RECENT) void this.rebuild(version);
     try {
       const words = await Promise.all(query.words.map((word) => snapshot.wordBits(word)));
-      return snapshot.select(query, words.filter((bits): bits is Bits => bits !== undefined));
+      const found = snapshot.select(query, words.filter((bits): bits is Bits => bits !== undefined));
+      return found && [...new Set([...found, ...recent])];
     } catch (error) {
       this.onError(error);
       return undefined;
     }
   }
 
-  /** Makes a snapshot of `version` current now, without waiting for quiet (start-up warming, tests). */
+  /** Makes a snapshot usable at `version` now, without waiting for quiet (start-up warming, tests). */
   async prepare(version: string): Promise<void> {
     await this.pending;
-    if (this.snapshot?.version !== version) await this.rebuild(version);
+    if (!this.snapshot || !this.versions.localSince(this.snapshot.version, version)) await this.rebuild(version);
+  }
+
+  /** A snapshot usable at `version`: the current one, or one being built (the first, or after quiet). */
+  private async usable(version: string): Promise<Snapshot | undefined> {
+    const isUsable = (snapshot: Snapshot | undefined) => snapshot !== undefined && this.versions.localSince(snapshot.version, version);
+    if (isUsable(this.snapshot)) return this.snapshot;
+    if (this.seen.version !== version) this.seen = { version, since: Date.now() };
+    const quiet = Date.now() - this.seen.since >= Math.max(QUIET_MS, this.lastBuildMs);
+    if (!this.pending && (!this.snapshot || quiet)) void this.rebuild(version);
+    if (!this.pending) return undefined;
+    await this.pending;
+    return isUsable(this.snapshot) ? this.snapshot : undefined;
   }
 
   private rebuild(version: string): Promise<void> {
     if (this.pending) return this.pending;
     const started = Date.now();
-    this.pending = Snapshot.build(this.db, version)
+    const journalAt = this.journalStart + this.journal.length;
+    this.pending = Snapshot.build(this.db, version, journalAt)
       .then((snapshot) => {
         this.snapshot = snapshot;
+        this.journal = this.journal.slice(journalAt - this.journalStart);
+        this.journalStart = journalAt;
       })
       .catch(this.onError)
       .finally(() => {
@@ -82,7 +108,9 @@ export interface CandidateQuery {
 /** More candidates than this and the exact query over them would cost what the plain query costs. */
 const MAX_CANDIDATES = 20_000;
 const CHUNK = 20_000;
-/** Data must stay unchanged at least this long (or as long as the last build took) before a build. */
+/** Events written since the snapshot that are added to every search before it is rebuilt. */
+const MAX_RECENT = 2_000;
+/** After another process's write, data must stay unchanged this long (or as long as the last build took) before a build. */
 const QUIET_MS = 250;
 const WORDS_KEPT = 64;
 
@@ -97,6 +125,8 @@ class Snapshot {
 
   private constructor(
     readonly version: string,
+    /** The journal position when its data was read: later entries are not in it. */
+    readonly journalAt: number,
     private readonly db: Db,
     private readonly ids: Int32Array,
     private readonly starts: Float64Array,
@@ -107,7 +137,7 @@ class Snapshot {
   ) {}
 
   /** Reads the data of `version` (read before any of it, so the snapshot is never older than its version). */
-  static async build(db: Db, version: string): Promise<Snapshot> {
+  static async build(db: Db, version: string, journalAt: number): Promise<Snapshot> {
     const ids: number[] = [];
     const starts: number[] = [];
     const ends: number[] = [];
@@ -124,7 +154,7 @@ class Snapshot {
     }
     const maxId = ids.reduce((max, id) => Math.max(max, id), 0);
     const { termStart, termIds } = await Snapshot.readTerms(db, maxId);
-    return new Snapshot(version, db, Int32Array.from(ids), Float64Array.from(starts), Float64Array.from(ends), termStart, termIds);
+    return new Snapshot(version, journalAt, db, Int32Array.from(ids), Float64Array.from(starts), Float64Array.from(ends), termStart, termIds);
   }
 
   /** Every event's terms, grouped by event id (the links come in event order). */

@@ -213,7 +213,7 @@ export async function createEvent(ctx: RequestContext, input: EventWriteInput & 
   const status = scheduleStatus(scaleStatus(ctx.caller, input.status), publishedAt, now);
   const baseSlug = input.slug === undefined && (status === 'draft' || status === 'pending') ? '' : toSlug(input.slug ?? input.title);
   const cost = storedCost(input.cost);
-  return withSlugRetry((attempt) =>
+  const id = await withSlugRetry((attempt) =>
     ctx.db.transaction().execute(async (trx) => (await withCounts(ctx, trx, undefined, async () => {
       const id = await posts.insertPost(trx, {
         type: 'event',
@@ -255,6 +255,8 @@ export async function createEvent(ctx: RequestContext, input: EventWriteInput & 
       return { id };
     })).id),
   );
+  ctx.app.eventCandidates.changed(id);
+  return id;
 }
 
 async function currentTimes(ctx: RequestContext, id: number): Promise<Times> {
@@ -306,6 +308,7 @@ export async function updateEvent(ctx: RequestContext, ref: EventRef, input: Eve
       return { id: post.id };
     })),
   );
+  ctx.app.eventCandidates.changed(post.id);
   return post.id;
 }
 
