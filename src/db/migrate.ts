@@ -6,6 +6,7 @@ import * as termSlugs from './migrations/0003_translated_term_slugs.js';
 import * as listing from './migrations/0004_event_listing_columns.js';
 import * as cacheState from './migrations/0005_cache_state.js';
 import * as search from './migrations/0006_search_documents.js';
+import * as exactSearch from './migrations/0007_exact_search_documents.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -19,6 +20,7 @@ const STEPS: Record<string, DialectMigration> = {
   '0004_event_listing_columns': listing,
   '0005_cache_state': cacheState,
   '0006_search_documents': search,
+  '0007_exact_search_documents': exactSearch,
 };
 
 class StaticProvider implements MigrationProvider {

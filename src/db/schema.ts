@@ -146,6 +146,8 @@ export interface ImagesTable {
 export interface SearchDocumentsTable {
   post_id: number;
   body: string;
+  /** 1 when the body alone answers a search word (migration 0007). */
+  exact: Generated<number>;
 }
 
 export interface Database {

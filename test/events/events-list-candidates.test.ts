@@ -22,7 +22,7 @@ async function search(api: TestApi, query: Query, as: Who = 'anonymous'): Promis
   const candidates = api.app.calendar.eventCandidates;
   const version = await api.app.calendar.caches.version.current();
   await candidates.prepare(version);
-  assert.ok(await candidates.find(version, { termSets: [], words: [] }), 'a snapshot of the current data is in use');
+  assert.ok(await candidates.find(version, { termSets: [], words: [], excluded: [], complete: true }), 'a snapshot of the current data is in use');
   const res = await api.get('/events', { query: { per_page: 50, ...query }, as });
   assert.equal(res.status, 200, res.text);
   return { ids: res.json.events.map((e: { id: number }) => e.id), total: res.json.total };
@@ -90,13 +90,31 @@ for (const dialect of await testDialects()) {
       assert.deepEqual((await search(t.api, { search: 'jazz', ends_before: '2027-01-15', ends_after: '2027-01-01' })).ids, [e.title, e.otherCategory]);
     });
 
+    it('plain events are known to match from memory; protected, translated and non-ASCII ones are checked', async () => {
+      const cafe = await created(t.api, '/events', { title: 'Café jazz', status: 'publish', categories: [cat.jazz], ...slot('2027-01-14') });
+      const translated = await created(t.api, '/events', { title: 'Jazz matinee', status: 'publish', categories: [cat.jazz], ...slot('2027-01-16') });
+      const french = await t.api.patch(`/fr/calendar/events/v1/events/${translated}`, { title: 'Matinée de jazz' }, { as: 'editor', raw: true });
+      assert.equal(french.status, 200, french.text);
+      const version = await t.api.app.calendar.caches.version.current();
+      await t.api.app.calendar.eventCandidates.prepare(version);
+      const found = await t.api.app.calendar.eventCandidates.find(version, { startMin: Date.parse('2027-01-01T00:00:00Z') / 1000, endMax: Date.parse('2027-01-31T23:59:59Z') / 1000, termSets: [], words: ['jazz'], excluded: [], complete: true });
+      assert.ok(found);
+      assert.deepEqual(found.matching.ids, [e.title, e.otherCategory, e.description, e.tagged, e.allDay]);
+      assert.deepEqual([...found.unsure].sort((a, b) => a - b), [e.locked, cafe, translated].sort((a, b) => a - b));
+      assert.deepEqual((await search(t.api, { search: 'jazz', categories: 'jazz', ...january })).ids, [e.title, cafe, translated, e.tagged, e.allDay]);
+      assert.deepEqual((await search(t.api, { search: 'jazz', categories: 'jazz', password: 'pw', ...january })).ids, [e.title, e.locked, cafe, translated, e.tagged, e.allDay]);
+      assert.deepEqual((await search(t.api, { search: 'matinée', i18n_language: 'fr', ...january })).ids, [translated]);
+      for (const id of [cafe, translated]) assert.equal((await t.api.delete(`/events/${id}`, { query: { force: true }, as: 'editor' })).status, 200);
+    });
+
     it("this process's writes show at once while the snapshot stays in use", async () => {
       const candidates = t.api.app.calendar.eventCandidates;
       await search(t.api, { search: 'jazz', ...january });
       const patched = await t.api.patch(`/events/${e.plain}`, { title: 'Blues and jazz' }, { as: 'editor' });
       assert.equal(patched.status, 200, patched.text);
       const version = await t.api.app.calendar.caches.version.current();
-      assert.ok((await candidates.find(version, { termSets: [], words: ['zzz-no-such-word'] }))?.includes(e.plain), 'a changed event is always a candidate');
+      const found = await candidates.find(version, { termSets: [], words: ['zzz-no-such-word'], excluded: [], complete: true });
+      assert.ok(found?.unsure.includes(e.plain), 'a changed event is always checked');
       const added = await created(t.api, '/events', { title: 'Late jazz', status: 'publish', categories: [cat.jazz], ...slot('2027-01-27') });
       const fresh = await t.api.get('/events', { query: { search: 'jazz', categories: 'jazz', ...january } });
       assert.deepEqual(
@@ -119,7 +137,7 @@ for (const dialect of await testDialects()) {
         if (dialect === 'postgres') await postgresDataVersion(other.db).bump();
         const listed = await t.api.get('/events', { query: { search: 'elsewhere', categories: 'music', ...january } });
         assert.deepEqual(listed.json.events.map((event: { id: number }) => event.id), [id]);
-        assert.equal(await t.api.app.calendar.eventCandidates.find(await t.api.app.calendar.caches.version.current(), { termSets: [], words: [] }), undefined);
+        assert.equal(await t.api.app.calendar.eventCandidates.find(await t.api.app.calendar.caches.version.current(), { termSets: [], words: [], excluded: [], complete: true }), undefined);
         assert.deepEqual((await search(t.api, { search: 'elsewhere', categories: 'jazz', ...january })).ids, [id]);
       } finally {
         await other.close();

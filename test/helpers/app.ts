@@ -1,6 +1,8 @@
 import { after, before } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
+import { postgresDataVersion } from '../../src/cache/data-version.js';
+import { connect } from '../../src/db/connect.js';
 import type { Role } from '../../src/auth/capabilities.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { Dialect } from '../../src/db/connect.js';
@@ -101,13 +103,21 @@ export class TestApi {
     return this.request('DELETE', path, undefined, options);
   }
 
-  /** Empties every content table (users stay), for tests that count whole lists. */
+  /**
+   * Empties every content table (users stay), for tests that count whole lists. It writes as an
+   * operator's SQL session would, through another connection: the app must notice it like any
+   * other process's write (on PostgreSQL such a process bumps the shared data version).
+   */
   async clearContent(): Promise<void> {
-    for (const table of ['search_documents', 'event_terms', 'event_organizers', 'events', 'venues', 'organizers', 'post_translations', 'posts', 'term_translations', 'terms', 'images'] as const) {
-      await this.db.deleteFrom(table).execute();
+    const other = connect(this.config.databaseUrl);
+    try {
+      for (const table of ['search_documents', 'event_terms', 'event_organizers', 'events', 'venues', 'organizers', 'post_translations', 'posts', 'term_translations', 'terms', 'images'] as const) {
+        await other.db.deleteFrom(table).execute();
+      }
+      if (other.dialect === 'postgres') await postgresDataVersion(other.db).bump();
+    } finally {
+      await other.close();
     }
-    // A write that bypasses the API must announce itself, as every write request does.
-    await this.app.calendar.caches.version.bump();
   }
 }
 

@@ -37,18 +37,18 @@ export class EventCandidates {
   }
 
   /**
-   * The listed, published events that may match, in no particular order; undefined when no usable
-   * snapshot is ready or the filter is too broad for candidates to help.
+   * The listed, published events that may match, split into those known to match (in list order,
+   * with their start keys) and those the exact query must check; undefined when no usable snapshot
+   * is ready or the filter is too broad for candidates to help.
    */
-  async find(version: string, query: CandidateQuery): Promise<number[] | undefined> {
+  async find(version: string, query: CandidateQuery): Promise<Candidates | undefined> {
     const snapshot = await this.usable(version);
     if (!snapshot) return undefined;
-    const recent = this.journal.slice(snapshot.journalAt - this.journalStart);
-    if (recent.length > MAX_RECENT) void this.rebuild(version);
+    const recent = new Set(this.journal.slice(snapshot.journalAt - this.journalStart));
+    if (recent.size > MAX_RECENT) void this.rebuild(version);
     try {
-      const words = await Promise.all(query.words.map((word) => snapshot.wordBits(word)));
-      const found = snapshot.select(query, words.filter((bits): bits is Bits => bits !== undefined));
-      return found && [...new Set([...found, ...recent])];
+      const [words, excluded] = await Promise.all([snapshot.wordBits(query.words), snapshot.wordBits(query.excluded)]);
+      return snapshot.select(query, words, excluded, recent);
     } catch (error) {
       this.onError(error);
       return undefined;
@@ -101,12 +101,25 @@ export interface CandidateQuery {
   endAfter?: number;
   /** Each set: the event has at least one of these terms. */
   termSets: readonly (readonly number[])[];
-  /** Words that must all occur (lower-cased). */
+  /** Words that must all occur, and words that must not (lower-cased). */
   words: readonly string[];
+  excluded: readonly string[];
+  /**
+   * Whether the conditions above are the whole filter and every word is one a search document
+   * answers alone (see events.list.ts); otherwise every candidate is checked.
+   */
+  complete: boolean;
 }
 
-/** More candidates than this and the exact query over them would cost what the plain query costs. */
-const MAX_CANDIDATES = 20_000;
+export interface Candidates {
+  /** Events known to match, in list order, and their start keys. */
+  matching: { ids: number[]; keys: number[] };
+  /** Events the exact query must check. */
+  unsure: number[];
+}
+
+/** More unsure candidates than this and the exact query over them would cost what the plain query costs. */
+const MAX_UNSURE = 20_000;
 const CHUNK = 20_000;
 /** Events written since the snapshot that are added to every search before it is rebuilt. */
 const MAX_RECENT = 2_000;
@@ -134,6 +147,8 @@ class Snapshot {
     /** Terms of event `id` are termIds[termStart[id] .. termStart[id + 1]). */
     private readonly termStart: Int32Array,
     private readonly termIds: Int32Array,
+    /** Events whose search document alone does not answer a word (migration 0007). */
+    private readonly inexact: Bits,
   ) {}
 
   /** Reads the data of `version` (read before any of it, so the snapshot is never older than its version). */
@@ -154,7 +169,8 @@ class Snapshot {
     }
     const maxId = ids.reduce((max, id) => Math.max(max, id), 0);
     const { termStart, termIds } = await Snapshot.readTerms(db, maxId);
-    return new Snapshot(version, journalAt, db, Int32Array.from(ids), Float64Array.from(starts), Float64Array.from(ends), termStart, termIds);
+    const inexact = toBits(await repo.inexactSearchDocuments(db), maxId);
+    return new Snapshot(version, journalAt, db, Int32Array.from(ids), Float64Array.from(starts), Float64Array.from(ends), termStart, termIds, inexact);
   }
 
   /** Every event's terms, grouped by event id (the links come in event order). */
@@ -179,11 +195,16 @@ class Snapshot {
     return { termStart, termIds: termIds.slice(0, count) };
   }
 
-  /** Events whose text may contain `word`, as bits; undefined when the word is too short to narrow. */
-  wordBits(word: string): Promise<Bits | undefined> {
+  /** Per word, the events whose text may contain it, as bits; words too short to narrow are left out. */
+  async wordBits(words: readonly string[]): Promise<Bits[]> {
+    const bits = await Promise.all(words.map((word) => this.bitsOf(word)));
+    return bits.filter((set): set is Bits => set !== undefined);
+  }
+
+  private bitsOf(word: string): Promise<Bits | undefined> {
     let bits = this.words.get(word);
     if (!bits) {
-      bits = repo.eventsThatMayContain(this.db, word).then((ids) => ids && this.toBits(ids));
+      bits = repo.eventsThatMayContain(this.db, word).then((ids) => ids && toBits(ids, this.termStart.length));
       // A failed read is not kept: the next request tries again.
       bits.catch(() => this.words.delete(word));
       if (this.words.size >= WORDS_KEPT) this.words.delete(this.words.keys().next().value as string);
@@ -192,27 +213,29 @@ class Snapshot {
     return bits;
   }
 
-  private toBits(ids: readonly number[]): Bits {
-    const bits = new Uint8Array((this.termStart.length >> 3) + 1);
-    for (const id of ids) if (id < this.termStart.length) bits[id >> 3] |= 1 << (id & 7);
-    return bits;
-  }
-
-  select(query: CandidateQuery, words: readonly Bits[]): number[] | undefined {
+  select(query: CandidateQuery, words: readonly Bits[], excluded: readonly Bits[], recent: ReadonlySet<number>): Candidates | undefined {
     const { ids, starts, ends } = this;
     const ceiling = Math.min(query.startBefore !== undefined ? query.startBefore - 1 : Infinity, query.endMax ?? Infinity, query.endBefore !== undefined ? query.endBefore - 1 : Infinity);
     const floor = Math.max(query.startMin ?? -Infinity, query.startAfter !== undefined ? query.startAfter + 1 : -Infinity);
     const termSets = query.termSets.map((set) => new Set(set));
-    const found: number[] = [];
+    // Known to match only if every word could be looked up; events written since are always checked.
+    const decisive = query.complete && words.length === query.words.length && excluded.length === query.excluded.length;
+    const matching: Candidates['matching'] = { ids: [], keys: [] };
+    const unsure = [...recent];
     for (let i = this.firstAtOrAfter(floor); i < ids.length && starts[i] <= ceiling; i++) {
       const id = ids[i];
       if (query.endMax !== undefined && ends[i] > query.endMax) continue;
       if (query.endBefore !== undefined && ends[i] >= query.endBefore) continue;
       if (query.endAfter !== undefined && ends[i] <= query.endAfter) continue;
-      if (!this.matches(id, words, termSets)) continue;
-      if (found.push(id) > MAX_CANDIDATES) return undefined;
+      if (recent.has(id) || !this.matches(id, words, termSets)) continue;
+      if (!decisive || hasBit(this.inexact, id)) {
+        if (unsure.push(id) > MAX_UNSURE) return undefined;
+      } else if (!excluded.some((bits) => hasBit(bits, id))) {
+        matching.ids.push(id);
+        matching.keys.push(starts[i]);
+      }
     }
-    return found;
+    return { matching, unsure };
   }
 
   private matches(id: number, words: readonly Bits[], termSets: readonly ReadonlySet<number>[]): boolean {
@@ -237,6 +260,13 @@ class Snapshot {
     }
     return low;
   }
+}
+
+/** Ids as bits, for ids up to `size` (larger ones cannot be listed events). */
+function toBits(ids: readonly number[], size: number): Bits {
+  const bits = new Uint8Array((size >> 3) + 1);
+  for (const id of ids) if (id <= size) bits[id >> 3] |= 1 << (id & 7);
+  return bits;
 }
 
 function growInt32(array: Int32Array): Int32Array {

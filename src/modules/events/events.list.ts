@@ -209,20 +209,44 @@ async function wholeList(ctx: RequestContext, filter: repo.EventFilter): Promise
   const version = await ctx.dataVersion();
   const cached = ctx.app.caches.idLists.get(key, version);
   if (cached) return cached;
-  const candidates = await publicCandidates(ctx, filter, version);
-  const ids = candidates?.length === 0 ? [] : await repo.listEventIds(ctx.db, candidates ? { ...filter, candidateIds: candidates } : filter, languages(ctx));
+  const ids = (await publicSearch(ctx, filter, version)) ?? (await repo.listEventIds(ctx.db, filter, languages(ctx)));
   ctx.app.caches.idLists.set(key, version, ids);
   return ids;
 }
 
 /**
- * A public search is first narrowed in memory to the published, listed events in its window and
- * terms whose text may hold its words (events.candidates.ts); the exact query then reads only those.
+ * Words a search document answers alone (events.candidates.ts, migration 0007): three or more
+ * printable ASCII characters without a space, so neither case folding nor the joins between the
+ * fields of a document can make it differ from the §10 rule.
  */
-async function publicCandidates(ctx: RequestContext, filter: repo.EventFilter, version: string): Promise<number[] | undefined> {
+const DOCUMENT_WORD = /^[\x21-\x7e]{3,}$/;
+
+/**
+ * A public search, narrowed in memory first (events.candidates.ts): the events known to match are
+ * taken as they are, the unsure ones go through the exact query, and both are merged in list order.
+ */
+async function publicSearch(ctx: RequestContext, filter: repo.EventFilter, version: string): Promise<number[] | undefined> {
   if (!filter.search || filter.include || !posts.seesPublishedOnly(filter.caller)) return undefined;
+  const { include: words, exclude: excluded } = filter.search;
   const termSets = [filter.categoryIds, filter.tagIds].filter((ids): ids is number[] => ids !== undefined);
-  return ctx.app.eventCandidates.find(version, { ...filter, termSets, words: filter.search.include });
+  const onlyWhatCandidatesKnow = [filter.venueIds, filter.organizerIds, filter.featured, filter.parentId, filter.geoloc, filter.near].every((value) => value === undefined);
+  const complete = onlyWhatCandidatesKnow && [...words, ...excluded].every((word) => DOCUMENT_WORD.test(word));
+  const found = await ctx.app.eventCandidates.find(version, { ...filter, termSets, words, excluded, complete });
+  if (!found) return undefined;
+  const checked = found.unsure.length === 0 ? [] : await repo.listEventKeys(ctx.db, { ...filter, candidateIds: found.unsure }, languages(ctx));
+  return mergeInListOrder(found.matching, checked);
+}
+
+/** Two lists ordered by (start key, id), merged. */
+function mergeInListOrder(a: { ids: number[]; keys: number[] }, b: readonly { id: number; key: number }[]): number[] {
+  const merged: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.ids.length || j < b.length) {
+    const takeA = j >= b.length || (i < a.ids.length && (a.keys[i] < b[j].key || (a.keys[i] === b[j].key && a.ids[i] < b[j].id)));
+    merged.push(takeA ? a.ids[i++] : b[j++].id);
+  }
+  return merged;
 }
 
 /** `total` is counted once per distinct filter and reader until data changes (issue "benchmark harness"). */

@@ -197,6 +197,11 @@ export async function listEventIds(db: Executor, filter: EventFilter, languages:
   return (await q.execute()).map((row) => row.id);
 }
 
+/** The filtered set in list order with each event's start key (for merging with other ordered ids). */
+export async function listEventKeys(db: Executor, filter: EventFilter, languages: Languages): Promise<{ id: number; key: number }[]> {
+  return filtered(db, filter, languages).select(['events.post_id as id', 'events.start_key as key']).orderBy('events.start_key').orderBy('events.post_id').execute();
+}
+
 export async function countEvents(db: Executor, filter: EventFilter, languages: Languages): Promise<number> {
   const row = await filtered(db, filter, languages)
     .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -330,17 +335,41 @@ export function countDeltas(before: CountState, after: CountState): Map<number, 
   return deltas;
 }
 
-/** Rebuilds the event's search document from every stored version of its text (migration 0006). */
+/** One version of an event's text; a translation may leave fields to the original (null). */
+interface SearchableText {
+  title: string | null;
+  excerpt: string | null;
+  description: string | null;
+}
+
+const ASCII = /^[\x00-\x7f]*$/;
+
+/**
+ * An event's search document: every version of its text in one body (migration 0006), and whether
+ * the body alone answers a search word (migration 0007): one version, no password, plain ASCII.
+ */
+export function searchDocument(versions: readonly SearchableText[], password: string): { body: string; exact: number } {
+  const body = versions.flatMap((text) => [text.title, text.excerpt, text.description]).filter((part) => part).join(' ');
+  return { body, exact: password === '' && versions.length === 1 && ASCII.test(body) ? 1 : 0 };
+}
+
+/** Rebuilds the event's search document from every stored version of its text. */
 export async function refreshSearchDocument(db: Executor, eventId: number): Promise<void> {
-  const post = await db.selectFrom('posts').select(['title', 'excerpt', 'description']).where('id', '=', eventId).executeTakeFirst();
+  const post = await db.selectFrom('posts').select(['title', 'excerpt', 'description', 'password']).where('id', '=', eventId).executeTakeFirst();
   if (!post) return;
   const translations = await db.selectFrom('post_translations').select(['title', 'excerpt', 'description']).where('post_id', '=', eventId).execute();
-  const body = [post, ...translations].flatMap((text) => [text.title, text.excerpt, text.description]).filter((part) => part).join(' ');
+  const document = searchDocument([post, ...translations], post.password);
   await db
     .insertInto('search_documents')
-    .values({ post_id: eventId, body })
-    .onConflict((conflict) => conflict.column('post_id').doUpdateSet({ body }))
+    .values({ post_id: eventId, ...document })
+    .onConflict((conflict) => conflict.column('post_id').doUpdateSet(document))
     .execute();
+}
+
+/** Events whose search document alone does not answer a word (see searchDocument). */
+export async function inexactSearchDocuments(db: Executor): Promise<number[]> {
+  const rows = await db.selectFrom('search_documents').select('post_id').where('exact', '=', 0).execute();
+  return rows.map((row) => row.post_id);
 }
 
 /** A published, listed event as the in-memory candidate index keeps it (events.candidates.ts). */

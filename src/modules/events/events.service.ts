@@ -304,7 +304,7 @@ export async function updateEvent(ctx: RequestContext, ref: EventRef, input: Eve
       if (!inOriginal) await posts.upsertPostTranslation(trx, post.id, ctx.lang, translated);
       await repo.updateEventColumns(trx, post.id, columns);
       await writeRelations(ctx, trx, post.id, rel);
-      if (Object.keys(translated).length > 0) await repo.refreshSearchDocument(trx, post.id);
+      if (Object.keys(translated).length > 0 || input.password !== undefined) await repo.refreshSearchDocument(trx, post.id);
       return { id: post.id };
     })),
   );
@@ -324,6 +324,7 @@ export async function deleteEvent(ctx: RequestContext, ref: EventRef, force: boo
       await posts.deletePost(trx, post.id);
       await termsRepo.adjustTermCounts(trx, repo.countDeltas(before, { published: false, termIds: [] }));
     });
+    ctx.app.eventCandidates.changed(post.id);
     return last;
   }
   await ctx.db.transaction().execute((trx) =>
@@ -333,5 +334,6 @@ export async function deleteEvent(ctx: RequestContext, ref: EventRef, force: boo
       return { id: post.id };
     }),
   );
+  ctx.app.eventCandidates.changed(post.id);
   return loadEvent(ctx, post.id);
 }

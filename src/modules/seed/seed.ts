@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Config } from '../../config.js';
 import type { Db, Executor } from '../../db/schema.js';
 import { sortKeys } from '../events/events.dates.js';
+import { searchDocument } from '../events/events.repository.js';
 import { recountTerms } from '../terms/terms.repository.js';
 import { CITIES, description, Random, sentence, ZONES } from './seed.data.js';
 
@@ -137,7 +138,7 @@ export async function seedCalendar(db: Db, config: Config, options: SeedOptions)
       first ||= ids[0];
       last = ids[ids.length - 1];
       await insertBatch(trx, 'events', rows.map((r, i) => ({ post_id: ids[i], ...r.event })));
-      await insertBatch(trx, 'search_documents', rows.map((r, i) => ({ post_id: ids[i], body: `${r.post.title} ${r.post.excerpt} ${r.post.description}` })));
+      await insertBatch(trx, 'search_documents', rows.map((r, i) => ({ post_id: ids[i], ...searchDocument([r.post], r.post.password) })));
       const termLinks: { event_id: number; term_id: number; position: number }[] = [];
       const organizerLinks: { event_id: number; organizer_id: number; position: number }[] = [];
       for (const id of ids) {
