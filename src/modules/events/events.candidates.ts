@@ -47,7 +47,7 @@ export class EventCandidates {
     const recent = new Set(this.journal.slice(snapshot.journalAt - this.journalStart));
     if (recent.size > MAX_RECENT) void this.rebuild(version);
     try {
-      const [words, excluded] = await Promise.all([snapshot.wordBits(query.words), snapshot.wordBits(query.excluded)]);
+      const [words, excluded] = await Promise.all([snapshot.wordSets(query.words), snapshot.wordSets(query.excluded)]);
       return snapshot.select(query, words, excluded, recent);
     } catch (error) {
       this.onError(error);
@@ -131,10 +131,18 @@ const WORDS_KEPT = 64;
 type Bits = Uint8Array;
 const hasBit = (bits: Bits, id: number) => (bits[id >> 3] ?? 0) & (1 << (id & 7));
 
+/** The events whose text may contain a word: as bits by id, and as their ascending positions in list order. */
+interface WordSet {
+  bits: Bits;
+  positions: Int32Array;
+}
+
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 class Snapshot {
-  private readonly words = new Map<string, Promise<Bits | undefined>>();
+  private readonly words = new Map<string, Promise<WordSet | undefined>>();
+  /** Position of each listed event in list order, by id (-1: not listed). */
+  private readonly positionOf: Int32Array;
 
   private constructor(
     readonly version: string,
@@ -149,7 +157,12 @@ class Snapshot {
     private readonly termIds: Int32Array,
     /** Events whose search document alone does not answer a word (migration 0007). */
     private readonly inexact: Bits,
-  ) {}
+  ) {
+    this.positionOf = new Int32Array(termStart.length).fill(-1);
+    ids.forEach((id, position) => {
+      this.positionOf[id] = position;
+    });
+  }
 
   /** Reads the data of `version` (read before any of it, so the snapshot is never older than its version). */
   static async build(db: Db, version: string, journalAt: number): Promise<Snapshot> {
@@ -195,25 +208,30 @@ class Snapshot {
     return { termStart, termIds: termIds.slice(0, count) };
   }
 
-  /** Per word, the events whose text may contain it, as bits; words too short to narrow are left out. */
-  async wordBits(words: readonly string[]): Promise<Bits[]> {
-    const bits = await Promise.all(words.map((word) => this.bitsOf(word)));
-    return bits.filter((set): set is Bits => set !== undefined);
+  /** Per word, the events whose text may contain it; words too short to narrow are left out. */
+  async wordSets(words: readonly string[]): Promise<WordSet[]> {
+    const sets = await Promise.all(words.map((word) => this.wordSet(word)));
+    return sets.filter((set): set is WordSet => set !== undefined);
   }
 
-  private bitsOf(word: string): Promise<Bits | undefined> {
-    let bits = this.words.get(word);
-    if (!bits) {
-      bits = repo.eventsThatMayContain(this.db, word).then((ids) => ids && toBits(ids, this.termStart.length));
+  private wordSet(word: string): Promise<WordSet | undefined> {
+    let set = this.words.get(word);
+    if (!set) {
+      set = repo.eventsThatMayContain(this.db, word).then((ids) => ids && this.toWordSet(ids));
       // A failed read is not kept: the next request tries again.
-      bits.catch(() => this.words.delete(word));
+      set.catch(() => this.words.delete(word));
       if (this.words.size >= WORDS_KEPT) this.words.delete(this.words.keys().next().value as string);
-      this.words.set(word, bits);
+      this.words.set(word, set);
     }
-    return bits;
+    return set;
   }
 
-  select(query: CandidateQuery, words: readonly Bits[], excluded: readonly Bits[], recent: ReadonlySet<number>): Candidates | undefined {
+  private toWordSet(ids: readonly number[]): WordSet {
+    const positions = ids.map((id) => this.positionOf[id] ?? -1).filter((position) => position >= 0);
+    return { bits: toBits(ids, this.termStart.length), positions: Int32Array.from(positions).sort() };
+  }
+
+  select(query: CandidateQuery, words: readonly WordSet[], excluded: readonly WordSet[], recent: ReadonlySet<number>): Candidates | undefined {
     const { ids, starts, ends } = this;
     const ceiling = Math.min(query.startBefore !== undefined ? query.startBefore - 1 : Infinity, query.endMax ?? Infinity, query.endBefore !== undefined ? query.endBefore - 1 : Infinity);
     const floor = Math.max(query.startMin ?? -Infinity, query.startAfter !== undefined ? query.startAfter + 1 : -Infinity);
@@ -222,15 +240,20 @@ class Snapshot {
     const decisive = query.complete && words.length === query.words.length && excluded.length === query.excluded.length;
     const matching: Candidates['matching'] = { ids: [], keys: [] };
     const unsure = [...recent];
-    for (let i = this.firstAtOrAfter(floor); i < ids.length && starts[i] <= ceiling; i++) {
+    // The rarest word's events, in list order, drive the walk through the window; without a word, every event in it.
+    const driver = words.reduce<Int32Array | undefined>((rarest, set) => (!rarest || set.positions.length < rarest.length ? set.positions : rarest), undefined);
+    const first = this.firstAtOrAfter(floor);
+    for (let k = driver ? lowerBound(driver, first) : first; k < (driver ? driver.length : ids.length); k++) {
+      const i = driver ? driver[k] : k;
+      if (starts[i] > ceiling) break;
       const id = ids[i];
       if (query.endMax !== undefined && ends[i] > query.endMax) continue;
       if (query.endBefore !== undefined && ends[i] >= query.endBefore) continue;
       if (query.endAfter !== undefined && ends[i] <= query.endAfter) continue;
-      if (recent.has(id) || !this.matches(id, words, termSets)) continue;
+      if ((recent.size > 0 && recent.has(id)) || !this.matches(id, words, termSets)) continue;
       if (!decisive || hasBit(this.inexact, id)) {
         if (unsure.push(id) > MAX_UNSURE) return undefined;
-      } else if (!excluded.some((bits) => hasBit(bits, id))) {
+      } else if (!excluded.some((set) => hasBit(set.bits, id))) {
         matching.ids.push(id);
         matching.keys.push(starts[i]);
       }
@@ -238,8 +261,8 @@ class Snapshot {
     return { matching, unsure };
   }
 
-  private matches(id: number, words: readonly Bits[], termSets: readonly ReadonlySet<number>[]): boolean {
-    for (const bits of words) if (!hasBit(bits, id)) return false;
+  private matches(id: number, words: readonly WordSet[], termSets: readonly ReadonlySet<number>[]): boolean {
+    for (const set of words) if (!hasBit(set.bits, id)) return false;
     for (const set of termSets) if (!this.hasAnyTerm(id, set)) return false;
     return true;
   }
@@ -249,17 +272,22 @@ class Snapshot {
     return false;
   }
 
-  /** The first position whose start is at or after `key` (binary search). */
+  /** The first position whose start is at or after `key`. */
   private firstAtOrAfter(key: number): number {
-    let low = 0;
-    let high = this.starts.length;
-    while (low < high) {
-      const middle = (low + high) >> 1;
-      if (this.starts[middle] < key) low = middle + 1;
-      else high = middle;
-    }
-    return low;
+    return lowerBound(this.starts, key);
   }
+}
+
+/** The first index of ascending `values` holding `value` or more. */
+function lowerBound(values: ArrayLike<number>, value: number): number {
+  let low = 0;
+  let high = values.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (values[middle] < value) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 /** Ids as bits, for ids up to `size` (larger ones cannot be listed events). */
