@@ -7,6 +7,7 @@ import * as listing from './migrations/0004_event_listing_columns.js';
 import * as cacheState from './migrations/0005_cache_state.js';
 import * as search from './migrations/0006_search_documents.js';
 import * as exactSearch from './migrations/0007_exact_search_documents.js';
+import * as inexactIndex from './migrations/0008_inexact_search_documents_index.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -21,6 +22,7 @@ const STEPS: Record<string, DialectMigration> = {
   '0005_cache_state': cacheState,
   '0006_search_documents': search,
   '0007_exact_search_documents': exactSearch,
+  '0008_inexact_search_documents_index': inexactIndex,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -368,7 +368,8 @@ export async function refreshSearchDocument(db: Executor, eventId: number): Prom
 
 /** Events whose search document alone does not answer a word (see searchDocument). */
 export async function inexactSearchDocuments(db: Executor): Promise<number[]> {
-  const rows = await db.selectFrom('search_documents').select('post_id').where('exact', '=', 0).execute();
+  // A literal, not a parameter: only then may the planners use the partial index (migration 0008).
+  const rows = await db.selectFrom('search_documents').select('post_id').where(sql<SqlBool>`exact = 0`).execute();
   return rows.map((row) => row.post_id);
 }
 
