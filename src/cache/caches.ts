@@ -1,6 +1,7 @@
 import type { DatabaseHandle } from '../db/connect.js';
 import { postgresDataVersion, sqliteDataVersion, type DataVersion } from './data-version.js';
 import type { LinkedRow } from '../modules/linked/linked.repository.js';
+import type { TermRow } from '../modules/terms/terms.repository.js';
 import { VersionedCache } from './lru.js';
 
 export interface CachedResponse {
@@ -18,8 +19,9 @@ export interface Caches {
   readonly fragments: VersionedCache<string>;
   /** List totals per filter, so `total` does not cost a full count on every page. */
   readonly counts: VersionedCache<number>;
-  /** Venue and organizer rows embedded in many events, per language. */
+  /** Venue, organizer and term rows embedded in many events, per language (cache/rows.ts). */
   readonly linkedRows: VersionedCache<LinkedRow>;
+  readonly termRows: VersionedCache<TermRow>;
   /** Whole ordered results of searches and of lists of moderate size, so pages are slices. */
   readonly idLists: VersionedCache<number[]>;
 }
@@ -33,6 +35,7 @@ export function createCaches(handle: DatabaseHandle, responseCache: boolean): Ca
     fragments: new VersionedCache<string>(20_000, 48 * MB, (json) => json.length),
     counts: new VersionedCache<number>(10_000, 10_000),
     linkedRows: new VersionedCache<LinkedRow>(5_000, 5_000),
+    termRows: new VersionedCache<TermRow>(5_000, 5_000),
     idLists: new VersionedCache<number[]>(1_000, 2_000_000, (ids) => ids.length),
   };
 }

@@ -8,6 +8,7 @@ import { toSlug } from '../../http/slugs.js';
 import * as posts from '../posts/posts.repository.js';
 import { imageIdOf, nextSlug, planPostUpdate, publicationInstant, requireAuthorChange, uniqueSlug, withSlugRetry } from '../posts/posts.writes.js';
 import { canEditPost, canReadPost, scaleStatus, scheduleStatus, type PostStatus } from '../posts/posts.rules.js';
+import { rowsById } from '../../cache/rows.js';
 import type { LinkedKind } from './linked.kind.js';
 import * as repo from './linked.repository.js';
 import { viewerKey } from '../posts/posts.viewer.js';
@@ -44,31 +45,11 @@ export function languages(ctx: RequestContext): repo.Languages {
 
 const seconds = (ctx: RequestContext) => Math.floor(ctx.now.toSeconds());
 
-/**
- * Venues or organizers by id, as embedded in many events: each row is read once per language and
- * reused until data changes. Inside a write's transaction (`db` is not the request's handle) they
- * are always read afresh.
- */
+/** Venues or organizers by id, as embedded in many events: reused until data changes (cache/rows.ts). */
 export async function linkedRowsById(ctx: RequestContext, kind: LinkedKind, ids: readonly number[], db: Executor = ctx.db): Promise<Map<number, repo.LinkedRow>> {
-  if (db !== ctx.db) return repo.findLinkedMany(db, kind, ids, languages(ctx));
-  const version = await ctx.dataVersion();
-  const cache = ctx.app.caches.linkedRows;
-  const keyOf = (id: number) => `${kind.type}|${id}|${ctx.lang}`;
-  const found = new Map<number, repo.LinkedRow>();
-  const missing: number[] = [];
-  for (const id of new Set(ids)) {
-    const row = cache.get(keyOf(id), version);
-    if (row) found.set(id, row);
-    else missing.push(id);
-  }
-  for (const [id, row] of await repo.findLinkedMany(db, kind, missing, languages(ctx))) {
-    cache.set(keyOf(id), version, row);
-    found.set(id, row);
-  }
-  return found;
+  return rowsById(ctx, ctx.app.caches.linkedRows, (id) => `${kind.type}|${id}|${ctx.lang}`, ids, db, (executor, missing) => repo.findLinkedMany(executor, kind, missing, languages(ctx)));
 }
 
-/** TEC's search words: split on anything but letters, digits and hyphens, lower-cased. */
 export function searchWords(search: string): string[] {
   return search
     .toLowerCase()

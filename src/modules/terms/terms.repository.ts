@@ -252,21 +252,17 @@ export async function slugPaths(db: Executor, taxonomy: string, languages?: Term
 }
 
 /** Terms linked to events: event id → term ids in link order, for the embedded representation. */
-export async function termsOfEvents(db: Executor, eventIds: readonly number[], languages: TermLanguages): Promise<Map<number, TermRow[]>> {
-  const result = new Map<number, TermRow[]>();
-  if (eventIds.length === 0) return result;
-  const rows = await selectTerms(db, languages)
-    .innerJoin('event_terms', 'event_terms.term_id', 'terms.id')
-    .select(['event_terms.event_id as event_id'])
-    .where('event_terms.event_id', 'in', [...eventIds])
-    .orderBy('event_terms.position')
-    .execute();
-  for (const row of rows as (TermRow & { event_id: number })[]) {
-    const list = result.get(row.event_id) ?? [];
-    list.push(row);
-    result.set(row.event_id, list);
-  }
-  return result;
+/** Term links of events, in link order. */
+export async function termLinksOf(db: Executor, eventIds: readonly number[]): Promise<{ event_id: number; term_id: number }[]> {
+  if (eventIds.length === 0) return [];
+  return db.selectFrom('event_terms').select(['event_id', 'term_id']).where('event_id', 'in', [...eventIds]).orderBy('event_id').orderBy('position').execute();
+}
+
+/** Terms by id, in the request language. */
+export async function findTermsByIds(db: Executor, ids: readonly number[], languages: TermLanguages): Promise<Map<number, TermRow>> {
+  if (ids.length === 0) return new Map();
+  const rows = (await selectTerms(db, languages).where('terms.id', 'in', [...ids]).execute()) as TermRow[];
+  return new Map(rows.map((row) => [row.id, row]));
 }
 
 /** Recomputes `count` (published events linked, API.md §12) of the given terms. */

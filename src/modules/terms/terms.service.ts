@@ -1,4 +1,5 @@
 import { callerCan } from '../../auth/caller.js';
+import { rowsById } from '../../cache/rows.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Executor } from '../../db/schema.js';
 import { searchKey } from '../../db/translations.js';
@@ -229,4 +230,19 @@ export async function findOrCreateTermByName(ctx: RequestContext, db: Executor, 
     if (await repo.slugExists(db, taxonomy.key, slug)) continue;
     return repo.insertTerm(db, { taxonomy: taxonomy.key, name, name_key: nameKey, slug, description: '', parent_id: 0, lang: ctx.lang, created_at: Math.floor(ctx.now.toSeconds()) });
   }
+}
+
+/** The terms of each event in link order; term rows are reused until data changes (cache/rows.ts). */
+export async function termsOfEvents(ctx: RequestContext, eventIds: readonly number[], db: Executor = ctx.db): Promise<Map<number, repo.TermRow[]>> {
+  const links = await repo.termLinksOf(db, eventIds);
+  const languages = { lang: ctx.lang, defaultLang: ctx.config.defaultLanguage };
+  const rows = await rowsById(ctx, ctx.app.caches.termRows, (id) => `${id}|${ctx.lang}`, links.map((link) => link.term_id), db, (executor, missing) =>
+    repo.findTermsByIds(executor, missing, languages),
+  );
+  const result = new Map<number, repo.TermRow[]>();
+  for (const link of links) {
+    const row = rows.get(link.term_id);
+    if (row) result.set(link.event_id, [...(result.get(link.event_id) ?? []), row]);
+  }
+  return result;
 }
