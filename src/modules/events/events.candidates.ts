@@ -120,7 +120,7 @@ export interface Candidates {
 
 /** More unsure candidates than this and the exact query over them would cost what the plain query costs. */
 const MAX_UNSURE = 20_000;
-const CHUNK = 20_000;
+const CHUNK = 5_000;
 /** Events written since the snapshot that are added to every search before it is rebuilt. */
 const MAX_RECENT = 2_000;
 /** After another process's write, data must stay unchanged this long (or as long as the last build took) before a build. */
