@@ -10,7 +10,7 @@ import * as repo from './events.repository.js';
  * event in the window (issue "benchmark harness": `filtered`).
  *
  * Candidates only need to be a superset of the answer. So a snapshot stays usable while this
- * process writes: every event it creates or updates afterwards is simply added to the candidates,
+ * process writes: every event it creates, updates or deletes afterwards is added to the candidates,
  * and the snapshot is rebuilt in the background once those are many. A change by another process
  * (seen through the data version) makes it unusable: it is rebuilt once data has stopped changing
  * for as long as a build takes, and searches meanwhile are answered from SQL alone.
@@ -21,7 +21,7 @@ export class EventCandidates {
   private lastBuildMs = 0;
   /** The newest data version seen by a search, and since when. */
   private seen = { version: '', since: 0 };
-  /** Events this process created or updated, oldest first; `journalStart` entries were dropped. */
+  /** Events this process wrote (created, updated, deleted), oldest first; `journalStart` entries were dropped. */
   private journal: number[] = [];
   private journalStart = 0;
 
@@ -31,9 +31,15 @@ export class EventCandidates {
     private readonly onError: (error: unknown) => void,
   ) {}
 
-  /** Records an event this process created or updated, once its transaction has committed. */
+  /** Records an event this process wrote, once its transaction has committed. */
   changed(eventId: number): void {
     this.journal.push(eventId);
+    // Writes without searches in between: rather than keep them all, start afresh on the next search.
+    if (this.journal.length > MAX_JOURNAL && !this.pending) {
+      this.snapshot = undefined;
+      this.journalStart += this.journal.length;
+      this.journal = [];
+    }
   }
 
   /**
@@ -123,6 +129,7 @@ const MAX_UNSURE = 20_000;
 const CHUNK = 5_000;
 /** Events written since the snapshot that are added to every search before it is rebuilt. */
 const MAX_RECENT = 2_000;
+const MAX_JOURNAL = 100_000;
 /** After another process's write, data must stay unchanged this long (or as long as the last build took) before a build. */
 const QUIET_MS = 250;
 const WORDS_KEPT = 64;
