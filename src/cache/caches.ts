@@ -2,6 +2,7 @@ import type { DatabaseHandle } from '../db/connect.js';
 import { postgresDataVersion, sqliteDataVersion, type DataVersion } from './data-version.js';
 import type { LinkedRow } from '../modules/linked/linked.repository.js';
 import type { TermRow } from '../modules/terms/terms.repository.js';
+import type { PostBase } from '../modules/posts/posts.repository.js';
 import { VersionedCache } from './lru.js';
 
 export interface CachedResponse {
@@ -22,6 +23,8 @@ export interface Caches {
   /** Venue, organizer and term rows embedded in many events, per language (cache/rows.ts). */
   readonly linkedRows: VersionedCache<LinkedRow>;
   readonly termRows: VersionedCache<TermRow>;
+  /** Posts' base rows (type, status, author, password) that single reads check before rendering. */
+  readonly postBases: VersionedCache<PostBase>;
   /** Whole ordered results of searches and of lists of moderate size, so pages are slices. */
   readonly idLists: VersionedCache<number[]>;
 }
@@ -36,6 +39,7 @@ export function createCaches(handle: DatabaseHandle, responseCache: boolean): Ca
     counts: new VersionedCache<number>(10_000, 10_000),
     linkedRows: new VersionedCache<LinkedRow>(5_000, 5_000),
     termRows: new VersionedCache<TermRow>(5_000, 5_000),
+    postBases: new VersionedCache<PostBase>(20_000, 20_000),
     idLists: new VersionedCache<number[]>(1_000, 2_000_000, (ids) => ids.length),
   };
 }

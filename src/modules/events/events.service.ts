@@ -16,6 +16,7 @@ import { canEditPost, canReadPost, scaleStatus, scheduleStatus, type PostStatus 
 import * as termsRepo from '../terms/terms.repository.js';
 import { CATEGORIES, TAGS } from '../terms/taxonomies.js';
 import { termsOfEvents } from '../terms/terms.service.js';
+import { rowsById } from '../../cache/rows.js';
 import { localTime, snapToDays, sortKeys } from './events.dates.js';
 import type { EventBundle } from './events.present.js';
 import * as relations from './events.relations.js';
@@ -79,6 +80,17 @@ export async function loadBundles(ctx: RequestContext, rows: repo.EventRow[], db
   });
 }
 
+/** The base row of a read by id, reused until data changes (cache/rows.ts); writes always read it afresh. */
+async function readableBase(ctx: RequestContext, id: number): Promise<posts.PostBase> {
+  return requireEvent((await rowsById(ctx, ctx.app.caches.postBases, String, [id], ctx.db, posts.findPostBases)).get(id), id);
+}
+
+function requireEvent(post: posts.PostBase | undefined, id: number): posts.PostBase {
+  if (!post) throw new ApiError('rest-event-not-found', { vars: { id } });
+  if (post.type !== 'event') throw new ApiError('rest-invalid-event-id');
+  return post;
+}
+
 async function resolveEvent(ctx: RequestContext, ref: EventRef, db: Executor = ctx.db): Promise<posts.PostBase> {
   if ('slug' in ref) {
     const id = await posts.findPostIdBySlug(db, 'event', ref.slug);
@@ -86,10 +98,7 @@ async function resolveEvent(ctx: RequestContext, ref: EventRef, db: Executor = c
     if (!post) throw new ApiError('rest-event-not-found', { message: 'rest_event_slug_not_found', vars: { slug: ref.slug } });
     return post;
   }
-  const post = await posts.findPostBase(db, ref.id);
-  if (!post) throw new ApiError('rest-event-not-found', { vars: { id: ref.id } });
-  if (post.type !== 'event') throw new ApiError('rest-invalid-event-id');
-  return post;
+  return requireEvent(await posts.findPostBase(db, ref.id), ref.id);
 }
 
 export async function loadEvent(ctx: RequestContext, id: number, db: Executor = ctx.db): Promise<EventBundle> {
@@ -108,7 +117,7 @@ export async function readEvent(ctx: RequestContext, ref: EventRef, password: st
 
 /** The §14 checks of a single read; returns the event id when the caller may see it whole. */
 export async function checkReadable(ctx: RequestContext, ref: EventRef, password: string | undefined): Promise<number> {
-  const post = await resolveEvent(ctx, ref);
+  const post = 'id' in ref ? await readableBase(ctx, ref.id) : await resolveEvent(ctx, ref);
   if (post.status === 'trash') throw new ApiError('event-no-longer-available');
   if (!canReadPost(ctx.caller, post)) throw new ApiError('event-not-accessible');
   if (post.password !== '' && password !== post.password && !canEditPost(ctx.caller, post)) throw new ApiError('event-password-protected');

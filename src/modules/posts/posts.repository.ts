@@ -31,6 +31,13 @@ export async function findPostBase(db: Executor, id: number): Promise<PostBase |
     .executeTakeFirst();
 }
 
+/** Several posts' base rows by id. */
+export async function findPostBases(db: Executor, ids: readonly number[]): Promise<Map<number, PostBase>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('posts').select(['id', 'type', 'author_id', 'status', 'slug', 'password', 'lang', 'published_at']).where('id', 'in', [...ids]).execute();
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
 export async function findPostIdBySlug(db: Executor, type: string, slug: string): Promise<number | undefined> {
   if (slug === '') return undefined;
   // `slug <> ''` lets both planners use the partial unique index posts_slug.
