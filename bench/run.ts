@@ -19,6 +19,8 @@ interface Row {
   p99: number;
   errors: number;
   requests: number;
+  /** Server CPU time per request (ms): steadier than req/s on a machine shared with the load generator. */
+  cpuPerRequest?: number;
   stale?: number;
   ratio?: number;
 }
@@ -76,8 +78,16 @@ async function staleChecker(origin: string, samples: Samples, until: () => boole
 }
 
 function printTable(rows: Row[], rssKb: number | undefined): void {
-  const header = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'vs baseline'];
-  const lines = rows.map((r) => [r.scenario, r.requestsPerSecond.toFixed(0), r.p50.toFixed(1), r.p99.toFixed(1), String(r.errors), r.ratio !== undefined ? `${(r.ratio * 100).toFixed(1)} %` : '']);
+  const header = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'vs baseline', 'server CPU ms/req'];
+  const lines = rows.map((r) => [
+    r.scenario,
+    r.requestsPerSecond.toFixed(0),
+    r.p50.toFixed(1),
+    r.p99.toFixed(1),
+    String(r.errors),
+    r.ratio !== undefined ? `${(r.ratio * 100).toFixed(1)} %` : '',
+    r.cpuPerRequest !== undefined ? r.cpuPerRequest.toFixed(3) : '',
+  ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
   const format = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   process.stdout.write(`\n${format(header)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n${lines.map(format).join('\n')}\n`);
@@ -99,7 +109,9 @@ async function main(): Promise<void> {
       process.stdout.write(`running ${scenario.name}…\n`);
       let done = false;
       const checker = scenario.name === 'mixed' ? staleChecker(server.origin, dataset.samples, () => done) : undefined;
+      const cpuBefore = server.cpuTimeMs();
       const result = await drive(server.origin, scenario, duration);
+      const cpuAfter = server.cpuTimeMs();
       done = true;
       const staleness = await checker;
       rows.push({
@@ -109,6 +121,7 @@ async function main(): Promise<void> {
         p99: result.latency.p99,
         errors: result.non2xx + result.errors + result.timeouts + (staleness?.stale ?? 0),
         requests: result.requests.total,
+        cpuPerRequest: cpuBefore !== undefined && cpuAfter !== undefined && result.requests.total > 0 ? (cpuAfter - cpuBefore) / result.requests.total : undefined,
         stale: staleness?.stale,
       });
       if (staleness) process.stdout.write(`  stale-read check: ${staleness.checks} reads after writes, ${staleness.stale} stale\n`);

@@ -9,6 +9,8 @@ export interface RunningServer {
   process: ChildProcess;
   /** Peak resident set size so far (kB), from /proc (Linux). */
   peakRssKb(): number | undefined;
+  /** CPU time the server process has used so far (ms, user + system), from /proc (Linux). */
+  cpuTimeMs(): number | undefined;
   stop(): Promise<void>;
 }
 
@@ -76,6 +78,15 @@ export async function startServer(databaseUrl: string, options: { cache: boolean
         const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
         const match = /VmHWM:\s+(\d+) kB/.exec(status);
         return match ? Number(match[1]) : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    cpuTimeMs() {
+      try {
+        // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th, in ticks of 10 ms.
+        const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+        return (Number(fields[11]) + Number(fields[12])) * 10;
       } catch {
         return undefined;
       }
