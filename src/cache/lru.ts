@@ -1,6 +1,10 @@
-/** A small least-recently-used map bounded by entry count and by the total size of its values. */
+/**
+ * A map bounded by entry count and by the total size of its values, evicting by "second chance"
+ * (CLOCK): a read only marks its entry, and eviction gives marked entries one more round. Close to
+ * least-recently-used, without moving the entry on every read (reads are the hot path).
+ */
 export class LruCache<V> {
-  private readonly entries = new Map<string, { value: V; size: number }>();
+  private readonly entries = new Map<string, { value: V; size: number; read: boolean }>();
   private bytes = 0;
 
   constructor(private readonly maxEntries: number, private readonly maxBytes: number, private readonly sizeOf: (value: V) => number = () => 1) {}
@@ -8,8 +12,7 @@ export class LruCache<V> {
   get(key: string): V | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
-    this.entries.delete(key);
-    this.entries.set(key, entry);
+    entry.read = true;
     return entry.value;
   }
 
@@ -21,18 +24,23 @@ export class LruCache<V> {
       this.bytes -= previous.size;
       this.entries.delete(key);
     }
-    this.entries.set(key, { value, size });
+    this.entries.set(key, { value, size, read: false });
     this.bytes += size;
-    while (this.entries.size > this.maxEntries || this.bytes > this.maxBytes) {
-      const oldest = this.entries.keys().next().value as string;
-      this.bytes -= this.entries.get(oldest)!.size;
-      this.entries.delete(oldest);
-    }
+    while (this.entries.size > this.maxEntries || this.bytes > this.maxBytes) this.evictOne();
   }
 
-  clear(): void {
-    this.entries.clear();
-    this.bytes = 0;
+  /** Drops the oldest entry not read since it was last passed over; read ones move to the back, unmarked. */
+  private evictOne(): void {
+    for (const [key, entry] of this.entries) {
+      this.entries.delete(key);
+      if (entry.read) {
+        entry.read = false;
+        this.entries.set(key, entry);
+        continue;
+      }
+      this.bytes -= entry.size;
+      return;
+    }
   }
 
   get size(): number {
