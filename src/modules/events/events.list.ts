@@ -1,6 +1,7 @@
 import type { DateTime } from 'luxon';
 import { invalidParam, invalidParams, type ParamProblem } from '../../errors.js';
 import type { RequestContext } from '../../http/context.js';
+import { formatSecondsInZone } from '../../http/dates.js';
 import { parsePositiveInteger } from '../../http/params.js';
 import { zoneOf } from '../../http/timezones.js';
 import { ApiError } from '../../errors.js';
@@ -69,15 +70,28 @@ export function effectiveBounds(ctx: RequestContext, input: EventListInput): Eff
   const startOfDay = (dt: DateTime) => (input.strict_dates ? dt : dt.setZone(zone).startOf('day'));
   const endOfDay = (dt: DateTime) => (input.strict_dates ? dt : dt.setZone(zone).endOf('day').set({ millisecond: 0 }));
   const relative = RELATIVE.some((name) => input[name] !== undefined);
-  const today = ctx.now.setZone(zone);
+  const window = relative ? undefined : defaultWindow(ctx);
   const bounds: EffectiveBounds = {
-    start_date: input.start_date ? startOfDay(input.start_date) : relative ? undefined : today.minus({ days: 1 }).startOf('day'),
-    end_date: input.end_date ? endOfDay(input.end_date) : relative ? undefined : today.plus({ months: 24 }).endOf('day').set({ millisecond: 0 }),
+    start_date: input.start_date ? startOfDay(input.start_date) : window?.start,
+    end_date: input.end_date ? endOfDay(input.end_date) : window?.end,
   };
   for (const name of RELATIVE) if (input[name]) bounds[name] = endOfDay(input[name]!).setZone(zone);
   if (bounds.start_date) bounds.start_date = bounds.start_date.setZone(zone);
   if (bounds.end_date) bounds.end_date = bounds.end_date.setZone(zone);
   return bounds;
+}
+
+let lastWindow: { key: string; start: DateTime; end: DateTime } | undefined;
+
+/** The default window of the site-zone day of "now", computed once a day (most lists use it). */
+function defaultWindow(ctx: RequestContext): { start: DateTime; end: DateTime } {
+  const zone = zoneOf(ctx.config.siteTimezone);
+  const key = `${ctx.config.siteTimezone}|${formatSecondsInZone(Math.floor(ctx.now.toSeconds()), zone, ctx.config.siteTimezone).slice(0, 10)}`;
+  if (lastWindow?.key !== key) {
+    const today = ctx.now.setZone(zone);
+    lastWindow = { key, start: today.minus({ days: 1 }).startOf('day'), end: today.plus({ months: 24 }).endOf('day').set({ millisecond: 0 }) };
+  }
+  return lastWindow;
 }
 
 const instant = (dt: DateTime | undefined) => (dt ? Math.floor(dt.toSeconds()) : undefined);
