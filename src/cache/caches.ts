@@ -8,7 +8,19 @@ import { VersionedCache } from './lru.js';
 export interface CachedResponse {
   status: number;
   headers: Record<string, string>;
-  body: string;
+  body: string | Buffer;
+}
+
+/**
+ * An item's rendered representation, kept as UTF-8 bytes so that a list is assembled by copying
+ * bytes, without encoding the whole body again on every response.
+ */
+export interface Fragment {
+  json: Buffer;
+  /** What decides whether a reader sees a protected item blanked (events only). */
+  lock?: { password: string; author_id: number; status: string };
+  /** The blanked representation of a protected item, for readers who have not unlocked it. */
+  blanked?: Buffer;
 }
 
 /** Every cache of a process; all entries are stamped with the data version (see data-version.ts). */
@@ -16,8 +28,8 @@ export interface Caches {
   readonly version: DataVersion;
   /** Whole responses to anonymous reads; null when RESPONSE_CACHE=off. */
   readonly responses: VersionedCache<CachedResponse> | null;
-  /** Rendered item representations (JSON strings), reused between requests until data changes. */
-  readonly fragments: VersionedCache<string>;
+  /** Rendered item representations, reused between requests until data changes. */
+  readonly fragments: VersionedCache<Fragment>;
   /** List totals per filter, so `total` does not cost a full count on every page. */
   readonly counts: VersionedCache<number>;
   /** Venue, organizer and term rows embedded in many events, per language (cache/rows.ts). */
@@ -35,7 +47,7 @@ export function createCaches(handle: DatabaseHandle, responseCache: boolean): Ca
   return {
     version: handle.sqlite ? sqliteDataVersion(handle.sqlite) : postgresDataVersion(handle.db),
     responses: responseCache ? new VersionedCache<CachedResponse>(5_000, 24 * MB, (r) => r.body.length) : null,
-    fragments: new VersionedCache<string>(20_000, 48 * MB, (json) => json.length),
+    fragments: new VersionedCache<Fragment>(20_000, 48 * MB, (fragment) => fragment.json.length + (fragment.blanked?.length ?? 0)),
     counts: new VersionedCache<number>(10_000, 10_000),
     linkedRows: new VersionedCache<LinkedRow>(5_000, 5_000),
     termRows: new VersionedCache<TermRow>(5_000, 5_000),

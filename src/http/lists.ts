@@ -1,4 +1,5 @@
 import type { FastifyReply } from 'fastify';
+import { concatForResponse } from './reused-buffers.js';
 import type { Query, QueryValue } from './urls.js';
 
 export interface PageLinks {
@@ -56,14 +57,22 @@ function normaliseQueryValue(value: unknown): QueryValue {
   return value as string | number;
 }
 
+const COMMA = Buffer.from(',');
+
 /**
- * The list envelope of events, venues and organizers (API.md §9) assembled around items that are
- * already serialised JSON (cached representations), in TEC's key order.
+ * Sends the list envelope of events, venues and organizers (API.md §9) assembled around items that
+ * are already serialised UTF-8 JSON (cached representations), in TEC's key order.
  */
-export function listEnvelope(key: string, items: readonly string[], links: PageLinks, total: number, pages: number): string {
+export function sendList(reply: FastifyReply, key: string, items: readonly Buffer[], links: PageLinks, total: number, pages: number): FastifyReply {
   const parts = [`"rest_url":${JSON.stringify(links.rest_url)}`];
   if (links.next_rest_url) parts.push(`"next_rest_url":${JSON.stringify(links.next_rest_url)}`);
   if (links.previous_rest_url) parts.push(`"previous_rest_url":${JSON.stringify(links.previous_rest_url)}`);
   parts.push(`"total":${total}`, `"total_pages":${pages}`);
-  return `{"${key}":[${items.join(',')}],${parts.join(',')}}`;
+  const chunks: Buffer[] = [Buffer.from(`{"${key}":[`)];
+  for (const [i, item] of items.entries()) {
+    if (i > 0) chunks.push(COMMA);
+    chunks.push(item);
+  }
+  chunks.push(Buffer.from(`],${parts.join(',')}}`));
+  return reply.type('application/json; charset=utf-8').send(concatForResponse(chunks, reply.raw));
 }

@@ -59,13 +59,14 @@ export function registerResponseCache(app: FastifyInstance, state: AppState): vo
       await state.caches.version.bump();
       return payload;
     }
-    if (responses && request.responseCacheKey && reply.statusCode === 200 && typeof payload === 'string') {
+    if (responses && request.responseCacheKey && reply.statusCode === 200 && (typeof payload === 'string' || Buffer.isBuffer(payload))) {
       const headers: Record<string, string> = {};
       for (const name of KEPT_HEADERS) {
         const value = reply.getHeader(name);
         if (value !== undefined) headers[name] = String(value);
       }
-      const entry: CachedResponse = { status: 200, headers, body: payload };
+      // A copy: list bodies live in buffers reused after the response (http/reused-buffers.ts).
+      const entry: CachedResponse = { status: 200, headers, body: typeof payload === 'string' ? payload : Buffer.from(payload) };
       responses.set(request.responseCacheKey, request.responseCacheVersion!, entry);
     }
     return payload;

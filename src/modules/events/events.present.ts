@@ -109,12 +109,10 @@ const BLANKED = {
   custom_fields: [],
 } as const;
 
-/** An event object in TEC's key order (API.md §8, tec-api.md §5.1). */
-export function presentEvent(ctx: RequestContext, bundle: EventBundle, options: PresentOptions): Record<string, unknown> {
-  const { row } = bundle;
-  const url = postPageUrl(ctx, 'event', 'tribe_events', row);
+/** The keys of an event that come from its own row, up to `featured` (API.md §8, tec-api.md §5.1). */
+export function presentEventHead(ctx: RequestContext, row: EventRow): Record<string, unknown> {
   const { cost, cost_details } = formatCost(readStoredCost(row), translate(ctx.lang, 'cost_free'));
-  const event: Record<string, unknown> = {
+  return {
     id: row.id,
     ...globalIds(ctx, row.id),
     author: String(row.author_id),
@@ -123,7 +121,7 @@ export function presentEvent(ctx: RequestContext, bundle: EventBundle, options: 
     date_utc: utcDate(row.published_at),
     modified: siteDate(ctx, row.modified_at),
     modified_utc: utcDate(row.modified_at),
-    url,
+    url: eventPageUrl(ctx, row),
     rest_url: ctx.urls.rest(`events/${row.id}`),
     title: row.title,
     description: autoParagraph(row.description),
@@ -140,6 +138,20 @@ export function presentEvent(ctx: RequestContext, bundle: EventBundle, options: 
     hide_from_listings: row.hide_from_listings === 1,
     sticky: row.sticky === 1,
     featured: row.featured === 1,
+  };
+}
+
+const eventPageUrl = (ctx: RequestContext, row: EventRow) => postPageUrl(ctx, 'event', 'tribe_events', row);
+
+/** The JSON-LD of a single read (tec-api.md §5.9). */
+export function presentEventJsonLd(ctx: RequestContext, bundle: EventBundle): Record<string, unknown> {
+  return eventJsonLd(ctx, bundle, eventPageUrl(ctx, bundle.row));
+}
+
+/** An event object in TEC's key order (API.md §8, tec-api.md §5.1). */
+export function presentEvent(ctx: RequestContext, bundle: EventBundle, options: PresentOptions): Record<string, unknown> {
+  const event: Record<string, unknown> = {
+    ...presentEventHead(ctx, bundle.row),
     categories: bundle.categories.map((term) => presentEmbeddedTerm(term, CATEGORIES, ctx.urls)),
     tags: bundle.tags.map((term) => presentEmbeddedTerm(term, TAGS, ctx.urls)),
     venue: bundle.venue ? presentVenue(ctx, bundle.venue, { jsonLd: options.jsonLd }) : [],
@@ -147,6 +159,6 @@ export function presentEvent(ctx: RequestContext, bundle: EventBundle, options: 
     custom_fields: [],
   };
   if (options.blanked) Object.assign(event, BLANKED);
-  if (options.jsonLd && !options.blanked) event.json_ld = eventJsonLd(ctx, bundle, url);
+  if (options.jsonLd && !options.blanked) event.json_ld = presentEventJsonLd(ctx, bundle);
   return event;
 }

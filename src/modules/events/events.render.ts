@@ -1,57 +1,114 @@
+import { Type } from '@sinclair/typebox';
 import { viewerKey } from '../posts/posts.viewer.js';
+import type { Fragment } from '../../cache/caches.js';
 import type { RequestContext } from '../../http/context.js';
 import { compileSerializer } from '../../http/json.js';
 import { canEditPost } from '../posts/posts.rules.js';
 import { ImageSchema } from '../images/images.js';
+import { JsonLdSchema } from '../linked/linked.schemas.js';
+import type { LinkedRow } from '../linked/linked.repository.js';
 import { OrganizerSchema } from '../organizers/organizers.schemas.js';
+import { presentOrganizer } from '../organizers/organizers.present.js';
 import { EmbeddedTermSchema } from '../terms/terms.schemas.js';
+import { presentEmbeddedTerm } from '../terms/terms.present.js';
+import type { TermRow } from '../terms/terms.repository.js';
+import { CATEGORIES, TAGS, type Taxonomy } from '../terms/taxonomies.js';
 import { VenueSchema } from '../venues/venues.schemas.js';
+import { presentVenue } from '../venues/venues.present.js';
 import { languages } from '../linked/linked.service.js';
-import { presentEvent } from './events.present.js';
+import { presentEvent, presentEventHead, presentEventJsonLd, type EventBundle } from './events.present.js';
 import { findEvents } from './events.repository.js';
 import { CostDetailsSchema, DateDetailsSchema, EventSchema } from './events.schemas.js';
 import { loadBundles } from './events.service.js';
 
+const EMBEDDED_KEYS = ['categories', 'tags', 'venue', 'organizer', 'custom_fields', 'json_ld', 'translations', 'languages'] as const;
 const serializeEvent = compileSerializer(EventSchema, [ImageSchema, DateDetailsSchema, CostDetailsSchema, VenueSchema, OrganizerSchema, EmbeddedTermSchema]);
+const serializeHead = compileSerializer(Type.Omit(EventSchema, EMBEDDED_KEYS), [ImageSchema, DateDetailsSchema, CostDetailsSchema]);
+const serializeTerm = compileSerializer(EmbeddedTermSchema, []);
+const serializeVenue = compileSerializer(VenueSchema, [ImageSchema]);
+const serializeOrganizer = compileSerializer(OrganizerSchema, [ImageSchema]);
+const serializeJsonLd = compileSerializer(JsonLdSchema, []);
 
+const bytes = (text: string) => Buffer.from(text);
+const CATEGORIES_OPEN = bytes(',"categories":[');
+const TAGS_OPEN = bytes('],"tags":[');
+const VENUE_OPEN = bytes('],"venue":');
+const NO_VENUE = bytes('[]');
+const ORGANIZER_OPEN = bytes(',"organizer":[');
+const CUSTOM_FIELDS = bytes('],"custom_fields":[]');
+const JSON_LD_OPEN = bytes(',"json_ld":');
+const COMMA = bytes(',');
+const CLOSE = bytes('}');
 
-interface Fragment {
-  json: string;
-  password: string;
-  author_id: number;
-  status: string;
+/**
+ * A venue, organizer or term as embedded in events: the same few hundred appear in thousands of
+ * events, so each is rendered once per language until data changes, and events are assembled
+ * around these bytes.
+ */
+function embedded<Row extends { id: number }>(ctx: RequestContext, version: string, kind: string, row: Row, render: (row: Row) => string): Buffer {
+  const key = `embedded|${kind}|${row.id}|${ctx.lang}|${ctx.language.source}`;
+  const cached = ctx.app.caches.fragments.get(key, version);
+  if (cached) return cached.json;
+  const json = bytes(render(row));
+  ctx.app.caches.fragments.set(key, version, { json });
+  return json;
+}
+
+function joined(items: readonly Buffer[]): Buffer[] {
+  return items.flatMap((item, i) => (i === 0 ? [item] : [COMMA, item]));
+}
+
+/** An event's JSON in TEC's key order (API.md §8): its own keys, then the embedded objects. */
+function eventJson(ctx: RequestContext, version: string, bundle: EventBundle, jsonLd: boolean): Buffer {
+  const head = serializeHead(presentEventHead(ctx, bundle.row));
+  const term = (taxonomy: Taxonomy) => (row: TermRow) => embedded(ctx, version, taxonomy.key, row, () => serializeTerm(presentEmbeddedTerm(row, taxonomy, ctx.urls)));
+  const linked = (kind: string, present: (row: LinkedRow) => Record<string, unknown>, serialize: (value: unknown) => string) => (row: LinkedRow) =>
+    embedded(ctx, version, `${kind}|${jsonLd ? 1 : 0}`, row, () => serialize(present(row)));
+  const venue = linked('venue', (row) => presentVenue(ctx, row, { jsonLd }), serializeVenue);
+  const organizer = linked('organizer', (row) => presentOrganizer(ctx, row, { jsonLd }), serializeOrganizer);
+  return Buffer.concat([
+    bytes(head.slice(0, -1)),
+    CATEGORIES_OPEN,
+    ...joined(bundle.categories.map(term(CATEGORIES))),
+    TAGS_OPEN,
+    ...joined(bundle.tags.map(term(TAGS))),
+    VENUE_OPEN,
+    bundle.venue ? venue(bundle.venue) : NO_VENUE,
+    ORGANIZER_OPEN,
+    ...joined(bundle.organizers.map(organizer)),
+    CUSTOM_FIELDS,
+    ...(jsonLd ? [JSON_LD_OPEN, bytes(serializeJsonLd(presentEventJsonLd(ctx, bundle)))] : []),
+    CLOSE,
+  ]);
 }
 
 /**
- * Events as JSON strings in the order of `ids`, each rendered once and reused from the fragment
+ * Events as UTF-8 JSON in the order of `ids`, each rendered once and reused from the fragment
  * cache until data changes (issue "benchmark harness": no per-request re-rendering, no N+1).
- * Protected events the caller has not unlocked are rendered blanked and never cached that way.
+ * A protected event keeps its blanked form beside the whole one, for readers who have not unlocked it.
  */
-export async function renderEvents(ctx: RequestContext, ids: readonly number[], options: { jsonLd: boolean; password?: string }): Promise<string[]> {
+export async function renderEvents(ctx: RequestContext, ids: readonly number[], options: { jsonLd: boolean; password?: string }): Promise<Buffer[]> {
   const version = await ctx.dataVersion();
   const cache = ctx.app.caches.fragments;
   const keyOf = (id: number) => `event|${id}|${ctx.lang}|${ctx.language.source}|${options.jsonLd ? 1 : 0}|${viewerKey(ctx.caller)}`;
-  const locked = (meta: { password: string; author_id: number; status: string }) =>
-    meta.password !== '' && meta.password !== options.password && !canEditPost(ctx.caller, meta);
-  const result = new Map<number, string>();
+  const locked = (lock: Fragment['lock'] & object) => lock.password !== '' && lock.password !== options.password && !canEditPost(ctx.caller, lock);
+  const shown = (fragment: Fragment) => (fragment.lock && locked(fragment.lock) ? fragment.blanked! : fragment.json);
+  const result = new Map<number, Buffer>();
   const missing: number[] = [];
   for (const id of ids) {
     const cached = cache.get(keyOf(id), version);
-    const fragment = cached ? (JSON.parse(cached.slice(0, cached.indexOf('\n'))) as Omit<Fragment, 'json'>) : undefined;
-    if (cached && fragment && !locked(fragment)) result.set(id, cached.slice(cached.indexOf('\n') + 1));
+    if (cached) result.set(id, shown(cached));
     else missing.push(id);
   }
   if (missing.length > 0) {
     const bundles = await loadBundles(ctx, await findEvents(ctx.db, missing, languages(ctx)));
     for (const bundle of bundles) {
-      const isLocked = locked(bundle.row);
-      const json = serializeEvent(presentEvent(ctx, bundle, { jsonLd: options.jsonLd && !isLocked, blanked: isLocked }));
-      result.set(bundle.row.id, json);
-      if (!isLocked) {
-        const meta = JSON.stringify({ password: bundle.row.password, author_id: bundle.row.author_id, status: bundle.row.status });
-        cache.set(keyOf(bundle.row.id), version, `${meta}\n${json}`);
-      }
+      const { password, author_id, status } = bundle.row;
+      const fragment: Fragment = { json: eventJson(ctx, version, bundle, options.jsonLd), lock: { password, author_id, status } };
+      if (password !== '') fragment.blanked = bytes(serializeEvent(presentEvent(ctx, bundle, { jsonLd: false, blanked: true })));
+      cache.set(keyOf(bundle.row.id), version, fragment);
+      result.set(bundle.row.id, shown(fragment));
     }
   }
-  return ids.map((id) => result.get(id)).filter((json): json is string => json !== undefined);
+  return ids.map((id) => result.get(id)).filter((json): json is Buffer => json !== undefined);
 }

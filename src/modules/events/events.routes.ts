@@ -4,7 +4,7 @@ import { callerCan } from '../../auth/caller.js';
 import type { ParsedArgs } from '../../http/args.js';
 import type { RequestContext } from '../../http/context.js';
 import { formatDb } from '../../http/dates.js';
-import { listEnvelope, pageLinks, setListHeaders, totalPages } from '../../http/lists.js';
+import { pageLinks, sendList, setListHeaders, totalPages } from '../../http/lists.js';
 import { registerRoute, type RouteRegistry } from '../../http/routes.js';
 import { errorResponses } from '../../http/schemas.js';
 import type { Query } from '../../http/urls.js';
@@ -75,7 +75,7 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
       const links = pageLinks((q) => ctx.urls.rest('events/', q), listQuery(ctx, input, given, page.bounds), input.page, input.page < pages, input.page > 1, true);
       setListHeaders(reply, page.total, pages, links);
       const events = await renderEvents(ctx, page.ids, { jsonLd: false, password: input.password });
-      return reply.type('application/json; charset=utf-8').send(listEnvelope('events', events, links, page.total, pages));
+      return sendList(reply, 'events', events, links, page.total, pages);
     },
   });
 

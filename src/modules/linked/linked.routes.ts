@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { callerCan } from '../../auth/caller.js';
 import type { ArgsSpec, ParsedArgs } from '../../http/args.js';
 import type { RequestContext } from '../../http/context.js';
-import { listEnvelope, pageLinks, setListHeaders, totalPages } from '../../http/lists.js';
+import { pageLinks, sendList, setListHeaders, totalPages } from '../../http/lists.js';
 import { compileSerializer } from '../../http/json.js';
 import { ImageSchema } from '../images/images.js';
 import { viewerKey } from '../posts/posts.viewer.js';
@@ -67,22 +67,22 @@ export function registerLinkedRoutes(app: FastifyInstance, registry: RouteRegist
   const { kind } = resource;
   const ref = Type.Ref(resource.schema);
   const serialize = compileSerializer(resource.schema, [ImageSchema]);
-  /** List items as JSON strings, rendered once and reused until data changes (as events). */
-  const renderList = async (ctx: RequestContext, ids: readonly number[]): Promise<string[]> => {
+  /** List items as UTF-8 JSON, rendered once and reused until data changes (as events). */
+  const renderList = async (ctx: RequestContext, ids: readonly number[]): Promise<Buffer[]> => {
     const version = await ctx.dataVersion();
     const keyOf = (id: number) => `${kind.type}|${id}|${ctx.lang}|${ctx.language.source}|${viewerKey(ctx.caller)}`;
-    const found = new Map<number, string>();
+    const found = new Map<number, Buffer>();
     const missing = ids.filter((id) => {
       const cached = ctx.app.caches.fragments.get(keyOf(id), version);
-      if (cached !== undefined) found.set(id, cached);
+      if (cached !== undefined) found.set(id, cached.json);
       return cached === undefined;
     });
     for (const row of (await findLinkedMany(ctx.db, kind, missing, languages(ctx))).values()) {
-      const json = serialize(resource.present(ctx, row, { jsonLd: false }));
-      ctx.app.caches.fragments.set(keyOf(row.id), version, json);
+      const json = Buffer.from(serialize(resource.present(ctx, row, { jsonLd: false })));
+      ctx.app.caches.fragments.set(keyOf(row.id), version, { json });
       found.set(row.id, json);
     }
-    return ids.map((id) => found.get(id)).filter((json): json is string => json !== undefined);
+    return ids.map((id) => found.get(id)).filter((json): json is Buffer => json !== undefined);
   };
   const tags = [kind.path];
 
@@ -101,7 +101,7 @@ export function registerLinkedRoutes(app: FastifyInstance, registry: RouteRegist
       const links = pageLinks((q) => ctx.urls.rest(`${kind.path}/`, q), listQuery(request as ApiRequest<ArgsSpec>, input), input.page, input.page < pages, input.page > 1, true);
       setListHeaders(reply, total, pages, links);
       const items = await renderList(ctx, ids);
-      return reply.type('application/json; charset=utf-8').send(listEnvelope(kind.path, items, links, total, pages));
+      return sendList(reply, kind.path, items, links, total, pages);
     },
   });
 
