@@ -41,11 +41,25 @@ export function mayContain(db: Executor, postId: Expression<number> | RawBuilder
   return documents && sql<SqlBool>`${postId} IN (${documents})`;
 }
 
+/** How an id list travels as one query parameter (idTable, inIdList): JSON on SQLite, an array on PostgreSQL. */
+export function idListParameter(db: Executor, ids: readonly number[]): unknown {
+  return dialectOfExecutor(db) === 'sqlite' ? JSON.stringify(ids) : [...ids];
+}
+
 /**
  * `ids` as a one-column table `alias(value)`, sent as one parameter however many there are. Put
  * first in a CROSS JOIN it drives the query on SQLite: one primary-key lookup per id.
  */
 export function idTable(db: Executor, ids: readonly number[], alias: string): AliasedRawBuilder<{ value: number }, string> {
-  if (dialectOfExecutor(db) === 'sqlite') return sql<{ value: number }>`(SELECT value FROM json_each(${JSON.stringify(ids)}))`.as(alias);
-  return sql<{ value: number }>`(SELECT unnest(${[...ids]}::bigint[]) AS value)`.as(alias);
+  return idRows(db, idListParameter(db, ids)).as(alias);
+}
+
+function idRows(db: Executor, parameter: unknown): RawBuilder<{ value: number }> {
+  if (dialectOfExecutor(db) === 'sqlite') return sql<{ value: number }>`(SELECT value FROM json_each(${parameter}))`;
+  return sql<{ value: number }>`(SELECT unnest(${parameter}::bigint[]) AS value)`;
+}
+
+/** `column` is in the id list `parameter` (idListParameter): the same SQL for lists of any length. */
+export function inIdList(db: Executor, column: string, parameter: unknown): RawBuilder<SqlBool> {
+  return sql<SqlBool>`${sql.ref(column)} IN ${idRows(db, parameter)}`;
 }

@@ -171,3 +171,12 @@ export function formatUtcSeconds(seconds: number): string {
 export function formatSecondsInZone(seconds: number, zone: Zone, zoneName: string): string {
   return formatUtcSeconds(seconds + offsetAt(zone, zoneName, seconds) * 60);
 }
+
+/** `YYYY-MM-DDTHH:MM:SS±HH:MM` of an instant in a zone (ISO 8601 with offset, as Luxon's `ZZ`). */
+export function formatIsoInZone(seconds: number, zone: Zone, zoneName: string): string {
+  const offset = offsetAt(zone, zoneName, seconds);
+  const abs = Math.abs(offset);
+  const sign = offset < 0 ? '-' : '+';
+  const hhmm = `${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+  return `${formatUtcSeconds(seconds + offset * 60).replace(' ', 'T')}${sign}${hhmm}`;
+}

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { DateTime } from 'luxon';
 import type { CachedResponse } from '../cache/caches.js';
 import type { AppState } from '../http/context.js';
+import { formatSecondsInZone } from '../http/dates.js';
 import { zoneOf } from '../http/timezones.js';
 import { NAMESPACE } from '../http/urls.js';
 
@@ -20,8 +20,9 @@ const KEPT_HEADERS = ['content-type', 'content-language', 'x-tec-total', 'x-tec-
  * (seconds): the key carries the site-zone day, and the second for upcoming filters.
  */
 function cacheKey(state: AppState, request: FastifyRequest): string {
-  const now = DateTime.fromJSDate(state.clock(), { zone: zoneOf(state.config.siteTimezone) });
-  const stamp = request.url.includes('only_with_upcoming') ? now.toFormat('yyyy-MM-dd HH:mm:ss') : now.toFormat('yyyy-MM-dd');
+  const name = state.config.siteTimezone;
+  const now = formatSecondsInZone(Math.floor(state.clock().getTime() / 1000), zoneOf(name), name);
+  const stamp = request.url.includes('only_with_upcoming') ? now : now.slice(0, 10);
   return `${stamp}|${request.raw.calendarPathLanguage ?? ''}|${request.url}`;
 }
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DateTime } from 'luxon';
-import { formatDb, parseDateInput } from '../../src/http/dates.js';
+import { formatDb, formatIsoInZone, formatSecondsInZone, parseDateInput } from '../../src/http/dates.js';
 import { zoneOf } from '../../src/http/timezones.js';
 
 /** A Saturday: 08:37:48 in UTC, 03:37:48 EST in New York, 09:37:48 CET in Paris. */
@@ -363,5 +363,22 @@ describe('parseDateInput: rejections (API.md §6)', () => {
   it('rejects numeric strings that are not digit-only timestamps', () => {
     expectRejected('-5');
     expectRejected('1.5');
+  });
+});
+
+describe('formatSecondsInZone and formatIsoInZone', () => {
+  it('give what Luxon gives, across DST changes, half-hour and negative offsets', () => {
+    const zones = ['UTC', NEW_YORK, PARIS, 'Asia/Kolkata', 'America/St_Johns', 'Australia/Lord_Howe', 'UTC+5.5', 'UTC-3'];
+    // Around the 2026 and 2027 DST changes of New York, Paris and Lord Howe, hour by hour, and a spread of other instants.
+    const starts = ['2026-03-08T05:00:00Z', '2026-03-29T00:00:00Z', '2026-10-04T14:00:00Z', '2026-11-01T05:00:00Z', '2027-04-04T14:00:00Z'];
+    const instants = starts.flatMap((start) => Array.from({ length: 6 }, (_, h) => DateTime.fromISO(start).toSeconds() + h * 1800));
+    for (let i = 0; i < 50; i++) instants.push(1_780_000_000 + i * 987_654);
+    for (const name of zones) {
+      for (const seconds of instants) {
+        const expected = DateTime.fromSeconds(seconds, { zone: zoneOf(name) });
+        assert.equal(formatSecondsInZone(seconds, zoneOf(name), name), expected.toFormat('yyyy-MM-dd HH:mm:ss'), `${name} ${seconds}`);
+        assert.equal(formatIsoInZone(seconds, zoneOf(name), name), expected.toFormat("yyyy-MM-dd'T'HH:mm:ssZZ"), `${name} ${seconds}`);
+      }
+    }
   });
 });

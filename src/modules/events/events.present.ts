@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import type { RequestContext } from '../../http/context.js';
-import { formatUtcSeconds } from '../../http/dates.js';
+import { formatIsoInZone, formatUtcSeconds } from '../../http/dates.js';
 import { autoParagraph, htmlToText } from '../../http/html.js';
 import { zoneOf } from '../../http/timezones.js';
 import { translate } from '../../i18n/translate.js';
@@ -13,7 +13,7 @@ import { presentEmbeddedTerm } from '../terms/terms.present.js';
 import { CATEGORIES, TAGS } from '../terms/taxonomies.js';
 import { presentVenue, venueJsonLd } from '../venues/venues.present.js';
 import { costPrice, formatCost, readStoredCost } from './events.cost.js';
-import { dateDetails, formatLocal, localTime, timezoneAbbreviation } from './events.dates.js';
+import { dateDetails, formatLocal, timezoneAbbreviation } from './events.dates.js';
 import type { EventRow } from './events.repository.js';
 
 /** An event and everything its representation embeds. */
@@ -49,8 +49,8 @@ function eventJsonLd(ctx: RequestContext, bundle: EventBundle, url: string): Rec
     url,
     eventAttendanceMode: 'https://schema.org/OfflineEventAttendanceMode',
     eventStatus: 'https://schema.org/EventScheduled',
-    startDate: localTime(row.start_utc, row.timezone).toFormat(ISO_WITH_OFFSET),
-    endDate: localTime(row.end_utc, row.timezone).toFormat(ISO_WITH_OFFSET),
+    startDate: formatIsoInZone(row.start_utc, zoneOf(row.timezone), row.timezone),
+    endDate: formatIsoInZone(row.end_utc, zoneOf(row.timezone), row.timezone),
   });
   if (bundle.venue) json.location = venueJsonLd(ctx, bundle.venue);
   if (bundle.organizers[0]) json.organizer = organizerJsonLd(bundle.organizers[0]);

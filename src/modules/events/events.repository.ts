@@ -2,7 +2,8 @@ import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Caller } from '../../auth/caller.js';
 import { callerCan } from '../../auth/caller.js';
 import type { Executor } from '../../db/schema.js';
-import { containsIgnoringCase, documentsContaining, idTable, mayContain } from '../../db/dialect.js';
+import { compiledOnce } from '../../db/compiled.js';
+import { containsIgnoringCase, dialectOfExecutor, documentsContaining, idListParameter, idTable, inIdList, mayContain } from '../../db/dialect.js';
 import { translatedColumn } from '../../db/translations.js';
 import type { ImageRow } from '../images/images.js';
 import type { Languages } from '../linked/linked.repository.js';
@@ -20,7 +21,12 @@ export interface EventRow extends ImageRow, Omit<EventColumns, 'start_key' | 'en
   title: string;
   description: string;
   excerpt: string;
+  /** Linked term and organizer ids, in link order. */
+  term_ids: number[];
+  organizer_ids: number[];
 }
+
+type EventRowWithoutLinks = Omit<EventRow, 'term_ids' | 'organizer_ids'>;
 
 function selectEvents(db: Executor, { lang, defaultLang }: Languages) {
   return db
@@ -50,8 +56,47 @@ function selectEvents(db: Executor, { lang, defaultLang }: Languages) {
     ]);
 }
 
+const commaSeparated = (ids: string | null) => (ids ? ids.split(',').map(Number) : []);
+/** PostgreSQL: an event's link ids in `table`, in link order, comma-separated (null without links). */
+const pgLinkedIds = (table: 'event_terms' | 'event_organizers', column: 'term_id' | 'organizer_id') =>
+  sql<string | null>`(SELECT string_agg(${sql.ref(column)}::text, ',' ORDER BY position, ${sql.ref(column)}) FROM ${sql.table(table)} WHERE event_id = posts.id)`;
+
+const eventRowsByIds = compiledOnce((db, slot) => selectEvents(db, { lang: slot(0), defaultLang: slot(1) } as Languages).where(inIdList(db, 'posts.id', slot(2))));
+const eventRowsWithLinksByIds = compiledOnce((db, slot) =>
+  selectEvents(db, { lang: slot(0), defaultLang: slot(1) } as Languages)
+    .select([pgLinkedIds('event_terms', 'term_id').as('term_ids'), pgLinkedIds('event_organizers', 'organizer_id').as('organizer_ids')])
+    .where(inIdList(db, 'posts.id', slot(2))),
+);
+const termLinksByIds = compiledOnce((db, slot) =>
+  db.selectFrom('event_terms').select(['event_id', 'term_id as id']).where(inIdList(db, 'event_id', slot(0))).orderBy('event_id').orderBy('position').orderBy('term_id'),
+);
+const organizerLinksByIds = compiledOnce((db, slot) =>
+  db.selectFrom('event_organizers').select(['event_id', 'organizer_id as id']).where(inIdList(db, 'event_id', slot(0))).orderBy('event_id').orderBy('position').orderBy('organizer_id'),
+);
+
+function groupedIds(links: readonly { event_id: number; id: number }[]): Map<number, number[]> {
+  const byEvent = new Map<number, number[]>();
+  for (const link of links) byEvent.set(link.event_id, [...(byEvent.get(link.event_id) ?? []), link.id]);
+  return byEvent;
+}
+
+/**
+ * Events' rows with their link ids. PostgreSQL brings the ids in the same round trip; SQLite, in
+ * process, reads them with two indexed queries, cheaper there than per-row ordered aggregates.
+ */
+async function eventsWithLinks(db: Executor, { lang, defaultLang }: Languages, ids: readonly number[]): Promise<EventRow[]> {
+  const idList = idListParameter(db, ids);
+  if (dialectOfExecutor(db) === 'postgres') {
+    const rows = await eventRowsWithLinksByIds(db, [lang, defaultLang, idList]);
+    return rows.map((row) => ({ ...(row as unknown as EventRowWithoutLinks), term_ids: commaSeparated(row.term_ids), organizer_ids: commaSeparated(row.organizer_ids) }));
+  }
+  const [rows, terms, organizers] = await Promise.all([eventRowsByIds(db, [lang, defaultLang, idList]), termLinksByIds(db, [idList]), organizerLinksByIds(db, [idList])]);
+  const [termsOf, organizersOf] = [groupedIds(terms), groupedIds(organizers)];
+  return (rows as unknown as EventRowWithoutLinks[]).map((row) => ({ ...row, term_ids: termsOf.get(row.id) ?? [], organizer_ids: organizersOf.get(row.id) ?? [] }));
+}
+
 export async function findEvent(db: Executor, id: number, languages: Languages): Promise<EventRow | undefined> {
-  return (await selectEvents(db, languages).where('posts.id', '=', id).executeTakeFirst()) as EventRow | undefined;
+  return (await eventsWithLinks(db, languages, [id]))[0];
 }
 
 export interface SearchTerms {
@@ -212,24 +257,9 @@ export async function countEvents(db: Executor, filter: EventFilter, languages: 
 /** Full rows of the given events, in the order of `ids`. */
 export async function findEvents(db: Executor, ids: readonly number[], languages: Languages): Promise<EventRow[]> {
   if (ids.length === 0) return [];
-  const rows = (await selectEvents(db, languages).where('posts.id', 'in', [...ids]).execute()) as EventRow[];
+  const rows = await eventsWithLinks(db, languages, ids);
   const byId = new Map(rows.map((row) => [row.id, row]));
   return ids.map((id) => byId.get(id)).filter((row): row is EventRow => row !== undefined);
-}
-
-/** Organizer ids per event, in link order. */
-export async function organizerIdsOf(db: Executor, eventIds: readonly number[]): Promise<Map<number, number[]>> {
-  const result = new Map<number, number[]>();
-  if (eventIds.length === 0) return result;
-  const rows = await db
-    .selectFrom('event_organizers')
-    .select(['event_id', 'organizer_id'])
-    .where('event_id', 'in', [...eventIds])
-    .orderBy('event_id')
-    .orderBy('position')
-    .execute();
-  for (const row of rows) result.set(row.event_id, [...(result.get(row.event_id) ?? []), row.organizer_id]);
-  return result;
 }
 
 export interface EventColumns {

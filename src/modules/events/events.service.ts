@@ -15,7 +15,7 @@ import { imageIdOf, nextSlug, planPostUpdate, publicationInstant, requireAuthorC
 import { canEditPost, canReadPost, scaleStatus, scheduleStatus, type PostStatus } from '../posts/posts.rules.js';
 import * as termsRepo from '../terms/terms.repository.js';
 import { CATEGORIES, TAGS } from '../terms/taxonomies.js';
-import { termsOfEvents } from '../terms/terms.service.js';
+import { termsOfLinks } from '../terms/terms.service.js';
 import { rowsById } from '../../cache/rows.js';
 import { localTime, snapToDays, sortKeys } from './events.dates.js';
 import type { EventBundle } from './events.present.js';
@@ -58,9 +58,9 @@ const flag = (value: boolean | undefined) => (value === undefined ? undefined : 
 
 /** Loads what an event's representation embeds, for many events at once (no N+1). */
 export async function loadBundles(ctx: RequestContext, rows: repo.EventRow[], db: Executor = ctx.db): Promise<EventBundle[]> {
-  const ids = rows.map((r) => r.id);
   const venueIds = rows.map((r) => r.venue_id).filter((id): id is number => id !== null);
-  const [organizerIds, terms] = await Promise.all([repo.organizerIdsOf(db, ids), termsOfEvents(ctx, ids, db)]);
+  const organizerIds = new Map(rows.map((row) => [row.id, row.organizer_ids]));
+  const terms = await termsOfLinks(ctx, rows.flatMap((row) => row.term_ids.map((term_id) => ({ event_id: row.id, term_id }))), db);
   const allOrganizers = [...new Set([...organizerIds.values()].flat())];
   const [venues, organizers] = await Promise.all([
     linkedRowsById(ctx, VENUE_KIND, venueIds, db),

@@ -2,6 +2,8 @@ import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Caller } from '../../auth/caller.js';
 import { callerCan } from '../../auth/caller.js';
 import { trashedSlug } from './posts.rules.js';
+import { compiledOnce } from '../../db/compiled.js';
+import { idListParameter, inIdList } from '../../db/dialect.js';
 import type { Executor } from '../../db/schema.js';
 import { translatedColumn } from '../../db/translations.js';
 import type { Language } from '../../i18n/languages.js';
@@ -23,32 +25,34 @@ export async function postType(db: Executor, id: number): Promise<string | undef
   return row?.type;
 }
 
+const BASE_COLUMNS = ['id', 'type', 'author_id', 'status', 'slug', 'password', 'lang', 'published_at'] as const;
+const postBasesByIds = compiledOnce((db, slot) => db.selectFrom('posts').select(BASE_COLUMNS).where(inIdList(db, 'id', slot(0))));
+// `slug <> ''` lets both planners use the partial unique index posts_slug.
+const postIdBySlug = compiledOnce((db, slot) => db.selectFrom('posts').select('id').where('type', '=', slot(0) as string).where('slug', '=', slot(1) as string).where('slug', '<>', ''));
+
 export async function findPostBase(db: Executor, id: number): Promise<PostBase | undefined> {
-  return db
-    .selectFrom('posts')
-    .select(['id', 'type', 'author_id', 'status', 'slug', 'password', 'lang', 'published_at'])
-    .where('id', '=', id)
-    .executeTakeFirst();
+  return (await findPostBases(db, [id])).get(id);
 }
 
 /** Several posts' base rows by id. */
 export async function findPostBases(db: Executor, ids: readonly number[]): Promise<Map<number, PostBase>> {
   if (ids.length === 0) return new Map();
-  const rows = await db.selectFrom('posts').select(['id', 'type', 'author_id', 'status', 'slug', 'password', 'lang', 'published_at']).where('id', 'in', [...ids]).execute();
+  const rows = await postBasesByIds(db, [idListParameter(db, ids)]);
   return new Map(rows.map((row) => [row.id, row]));
 }
 
 export async function findPostIdBySlug(db: Executor, type: string, slug: string): Promise<number | undefined> {
   if (slug === '') return undefined;
-  // `slug <> ''` lets both planners use the partial unique index posts_slug.
-  const row = await db.selectFrom('posts').select('id').where('type', '=', type).where('slug', '=', slug).where('slug', '<>', '').executeTakeFirst();
-  return row?.id;
+  return (await postIdBySlug(db, [type, slug]))[0]?.id;
 }
 
+const slugTakenByAnother = compiledOnce((db, slot) =>
+  db.selectFrom('posts').select('id').where('type', '=', slot(0) as string).where('slug', '=', slot(1) as string).where('slug', '<>', '').where('id', '<>', slot(2) as number).limit(1),
+);
+
 export async function slugTaken(db: Executor, type: string, slug: string, exceptId: number | undefined): Promise<boolean> {
-  let query = db.selectFrom('posts').select('id').where('type', '=', type).where('slug', '=', slug).where('slug', '<>', '');
-  if (exceptId !== undefined) query = query.where('id', '<>', exceptId);
-  return (await query.executeTakeFirst()) !== undefined;
+  // Post ids start at 1: excepting 0 excepts nothing.
+  return (await slugTakenByAnother(db, [type, slug, exceptId ?? 0])).length > 0;
 }
 
 /** A trashed slug no other post of the type uses (`x__trashed`, `x__trashed-2`, …). */

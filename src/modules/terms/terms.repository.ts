@@ -251,13 +251,6 @@ export async function slugPaths(db: Executor, taxonomy: string, languages?: Term
   return new Map(rows.map((r) => [r.id, { slug: r.slug, parent: r.parent_id }]));
 }
 
-/** Terms linked to events: event id → term ids in link order, for the embedded representation. */
-/** Term links of events, in link order. */
-export async function termLinksOf(db: Executor, eventIds: readonly number[]): Promise<{ event_id: number; term_id: number }[]> {
-  if (eventIds.length === 0) return [];
-  return db.selectFrom('event_terms').select(['event_id', 'term_id']).where('event_id', 'in', [...eventIds]).orderBy('event_id').orderBy('position').execute();
-}
-
 /** Terms by id, in the request language. */
 export async function findTermsByIds(db: Executor, ids: readonly number[], languages: TermLanguages): Promise<Map<number, TermRow>> {
   if (ids.length === 0) return new Map();

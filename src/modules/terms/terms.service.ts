@@ -233,8 +233,7 @@ export async function findOrCreateTermByName(ctx: RequestContext, db: Executor, 
 }
 
 /** The terms of each event in link order; term rows are reused until data changes (cache/rows.ts). */
-export async function termsOfEvents(ctx: RequestContext, eventIds: readonly number[], db: Executor = ctx.db): Promise<Map<number, repo.TermRow[]>> {
-  const links = await repo.termLinksOf(db, eventIds);
+export async function termsOfLinks(ctx: RequestContext, links: readonly { event_id: number; term_id: number }[], db: Executor = ctx.db): Promise<Map<number, repo.TermRow[]>> {
   const languages = { lang: ctx.lang, defaultLang: ctx.config.defaultLanguage };
   const rows = await rowsById(ctx, ctx.app.caches.termRows, (id) => `${id}|${ctx.lang}`, links.map((link) => link.term_id), db, (executor, missing) =>
     repo.findTermsByIds(executor, missing, languages),

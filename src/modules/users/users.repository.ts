@@ -1,3 +1,4 @@
+import { compiledOnce } from '../../db/compiled.js';
 import type { Executor } from '../../db/schema.js';
 
 export interface UserRow {
@@ -39,13 +40,13 @@ export interface CredentialRow {
   role: string;
 }
 
+/** Read on every authenticated request. */
+const credentialByHash = compiledOnce((db, slot) =>
+  db.selectFrom('app_passwords').innerJoin('users', 'users.id', 'app_passwords.user_id').select(['users.id as user_id', 'users.login', 'users.role']).where('app_passwords.hash', '=', slot(0) as string),
+);
+
 export async function findCredential(db: Executor, hash: string): Promise<CredentialRow | undefined> {
-  return db
-    .selectFrom('app_passwords')
-    .innerJoin('users', 'users.id', 'app_passwords.user_id')
-    .select(['users.id as user_id', 'users.login', 'users.role'])
-    .where('app_passwords.hash', '=', hash)
-    .executeTakeFirst();
+  return (await credentialByHash(db, [hash]))[0];
 }
 
 export async function insertAppPassword(db: Executor, userId: number, name: string, hash: string, now: number): Promise<number> {
