@@ -69,22 +69,43 @@ export async function listLinked(ctx: RequestContext, kind: LinkedKind, input: L
     hasEvents: input.has_events,
     upcomingSince: input.only_with_upcoming ? seconds(ctx) : undefined,
   };
-  const langs = languages(ctx);
-  const ids = await repo.listLinkedIds(ctx.db, kind, filter, langs, input.per_page, (input.page - 1) * input.per_page);
+  const total = await countOnce(ctx, kind, filter);
+  const offset = (input.page - 1) * input.per_page;
+  const ids =
+    total <= WHOLE_LIST_LIMIT
+      ? (await wholeList(ctx, kind, filter, total)).slice(offset, offset + input.per_page)
+      : await repo.listLinkedIds(ctx.db, kind, filter, languages(ctx), input.per_page, offset);
   if (ids.length === 0 && input.page > 1) throw new ApiError(kind.errors.pageNotFound);
-  return { ids, total: await countOnce(ctx, kind, filter) };
+  return { ids, total };
+}
+
+/** Venues and organizers are few: up to this many, a filter's whole ordered list is kept and pages are slices. */
+const WHOLE_LIST_LIMIT = 10_000;
+
+function filterKey(ctx: RequestContext, kind: LinkedKind, filter: repo.LinkedFilter): string {
+  const { caller, ...rest } = filter;
+  return `${kind.type}|${viewerKey(caller)}|${ctx.lang}|${JSON.stringify(rest)}`;
 }
 
 /** `total` counted once per distinct filter and reader until data changes (as for events). */
 async function countOnce(ctx: RequestContext, kind: LinkedKind, filter: repo.LinkedFilter): Promise<number> {
-  const { caller, ...rest } = filter;
-  const key = `${kind.type}|${viewerKey(caller)}|${ctx.lang}|${JSON.stringify(rest)}`;
+  const key = filterKey(ctx, kind, filter);
   const version = await ctx.dataVersion();
   const cached = ctx.app.caches.counts.get(key, version);
   if (cached !== undefined) return cached;
   const total = await repo.countLinked(ctx.db, kind, filter, languages(ctx));
   ctx.app.caches.counts.set(key, version, total);
   return total;
+}
+
+async function wholeList(ctx: RequestContext, kind: LinkedKind, filter: repo.LinkedFilter, total: number): Promise<number[]> {
+  const key = `list|${filterKey(ctx, kind, filter)}`;
+  const version = await ctx.dataVersion();
+  const cached = ctx.app.caches.idLists.get(key, version);
+  if (cached) return cached;
+  const ids = await repo.listLinkedIds(ctx.db, kind, filter, languages(ctx), total, 0);
+  ctx.app.caches.idLists.set(key, version, ids);
+  return ids;
 }
 
 /** The stored post behind a reference, or the kind's 404 (API.md §5: TEC's 400 is a 404 here). */
