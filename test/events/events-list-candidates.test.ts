@@ -107,6 +107,42 @@ for (const dialect of await testDialects()) {
       for (const id of [cafe, translated]) assert.equal((await t.api.delete(`/events/${id}`, { query: { force: true }, as: 'editor' })).status, 200);
     });
 
+    it('for anonymous readers a protected event is decided in memory by its plain title; translated or non-ASCII ones are checked', async () => {
+      const accented = await created(t.api, '/events', { title: 'Jazz à minuit', description: 'Jazz', password: 'pw', status: 'publish', categories: [cat.jazz], ...slot('2027-01-17') });
+      const lockedTranslated = await created(t.api, '/events', { title: 'Jazz lesson', password: 'pw', status: 'publish', categories: [cat.jazz], ...slot('2027-01-18') });
+      const french = await t.api.patch(`/fr/calendar/events/v1/events/${lockedTranslated}`, { title: 'Leçon de jazz' }, { as: 'editor', raw: true });
+      assert.equal(french.status, 200, french.text);
+      // A write from another connection sets the snapshot aside: the next one is built with these events in it, not journaled.
+      const other = connect(t.api.config.databaseUrl);
+      try {
+        await other.db.updateTable('posts').set({ modified_at: 1 }).where('id', '=', accented).execute();
+        if (dialect === 'postgres') await postgresDataVersion(other.db).bump();
+      } finally {
+        await other.close();
+      }
+      const version = await t.api.app.calendar.caches.version.current();
+      await t.api.app.calendar.eventCandidates.prepare(version);
+      const window = { startMin: Date.parse('2027-01-01T00:00:00Z') / 1000, endMax: Date.parse('2027-01-31T23:59:59Z') / 1000, termSets: [], complete: true, lockedTitleOnly: true };
+      const find = (words: string[], excluded: string[] = []) => t.api.app.calendar.eventCandidates.find(version, { ...window, words, excluded });
+      const inside = await find(['inside']);
+      assert.ok(inside);
+      assert.deepEqual([inside.matching.ids, inside.unsure], [[], []], 'the locked event is known not to match its hidden description');
+      const quiet = await find(['quiet']);
+      assert.deepEqual([quiet?.matching.ids, quiet?.unsure], [[e.locked], []], 'its title matches from memory');
+      const excluded = await find(['quiet'], ['evening']);
+      assert.deepEqual([excluded?.matching.ids, excluded?.unsure], [[], []]);
+      const jazz = await find(['jazz']);
+      assert.deepEqual([...(jazz?.unsure ?? [])].sort((a, b) => a - b), [accented, lockedTranslated].sort((a, b) => a - b));
+      assert.ok(!jazz?.matching.ids.includes(e.locked));
+      // Over HTTP, anonymous readers get the same as the exact query; the password unlocks the description.
+      assert.deepEqual((await search(t.api, { search: 'quiet', ...january })).ids, [e.locked]);
+      assert.deepEqual((await search(t.api, { search: 'quiet -evening', ...january })).ids, []);
+      assert.deepEqual((await search(t.api, { search: 'jazz', categories: 'jazz', ...january })).ids, [e.title, accented, lockedTranslated, e.tagged, e.allDay]);
+      assert.deepEqual((await search(t.api, { search: 'inside', ...january })).ids, []);
+      assert.deepEqual((await search(t.api, { search: 'inside', ...january }, 'editor')).ids, [e.locked]);
+      for (const id of [accented, lockedTranslated]) assert.equal((await t.api.delete(`/events/${id}`, { query: { force: true }, as: 'editor' })).status, 200);
+    });
+
     it("this process's writes show at once while the snapshot stays in use", async () => {
       const candidates = t.api.app.calendar.eventCandidates;
       await search(t.api, { search: 'jazz', ...january });

@@ -115,6 +115,8 @@ export interface CandidateQuery {
    * answers alone (see events.list.ts); otherwise every candidate is checked.
    */
   complete: boolean;
+  /** The reader has not unlocked protected events: only their titles are searched (API.md §18). */
+  lockedTitleOnly?: boolean;
 }
 
 export interface Candidates {
@@ -133,6 +135,7 @@ const MAX_JOURNAL = 100_000;
 /** After another process's write, data must stay unchanged this long (or as long as the last build took) before a build. */
 const QUIET_MS = 250;
 const WORDS_KEPT = 64;
+const PLAIN_ASCII = /^[\x00-\x7f]*$/;
 
 /** A set of post ids as bits. */
 type Bits = Uint8Array;
@@ -164,6 +167,8 @@ class Snapshot {
     private readonly termIds: Int32Array,
     /** Events whose search document alone does not answer a word (migration 0007). */
     private readonly inexact: Bits,
+    /** Lower-cased plain-ASCII titles of protected events without translations (see lockedTitleMatches). */
+    private readonly lockedTitles: ReadonlyMap<number, string>,
   ) {
     this.positionOf = new Int32Array(termStart.length).fill(-1);
     ids.forEach((id, position) => {
@@ -189,8 +194,10 @@ class Snapshot {
     }
     const maxId = ids.reduce((max, id) => Math.max(max, id), 0);
     const { termStart, termIds } = await Snapshot.readTerms(db, maxId);
-    const inexact = toBits(await repo.inexactSearchDocuments(db), maxId);
-    return new Snapshot(version, journalAt, db, Int32Array.from(ids), Float64Array.from(starts), Float64Array.from(ends), termStart, termIds, inexact);
+    const inexactRows = await repo.inexactSearchDocuments(db);
+    const inexact = toBits(inexactRows.map((row) => row.post_id), maxId);
+    const lockedTitles = new Map(inexactRows.flatMap((row) => (row.locked_title !== null && PLAIN_ASCII.test(row.locked_title) ? [[row.post_id, row.locked_title.toLowerCase()] as const] : [])));
+    return new Snapshot(version, journalAt, db, Int32Array.from(ids), Float64Array.from(starts), Float64Array.from(ends), termStart, termIds, inexact, lockedTitles);
   }
 
   /** Every event's terms, grouped by event id (the links come in event order). */
@@ -258,14 +265,26 @@ class Snapshot {
       if (query.endBefore !== undefined && ends[i] >= query.endBefore) continue;
       if (query.endAfter !== undefined && ends[i] <= query.endAfter) continue;
       if ((recent.size > 0 && recent.has(id)) || !this.matches(id, words, termSets)) continue;
-      if (!decisive || hasBit(this.inexact, id)) {
+      const known = !decisive ? undefined : hasBit(this.inexact, id) ? this.lockedTitleMatches(id, query) : !excluded.some((set) => hasBit(set.bits, id));
+      if (known === undefined) {
         if (unsure.push(id) > MAX_UNSURE) return undefined;
-      } else if (!excluded.some((set) => hasBit(set.bits, id))) {
+      } else if (known) {
         matching.ids.push(id);
         matching.keys.push(starts[i]);
       }
     }
     return { matching, unsure };
+  }
+
+  /**
+   * For a reader who has not unlocked it, a protected event matches by its title alone (API.md
+   * §18); known here when that title is plain ASCII and has no translation, so that lower-casing
+   * and LIKE agree on both dialects. Undefined: the exact query must check it.
+   */
+  private lockedTitleMatches(id: number, query: CandidateQuery): boolean | undefined {
+    const title = query.lockedTitleOnly ? this.lockedTitles.get(id) : undefined;
+    if (title === undefined) return undefined;
+    return query.words.every((word) => title.includes(word)) && !query.excluded.some((word) => title.includes(word));
   }
 
   private matches(id: number, words: readonly WordSet[], termSets: readonly ReadonlySet<number>[]): boolean {

@@ -245,7 +245,8 @@ async function publicSearch(ctx: RequestContext, filter: repo.EventFilter, versi
   const termSets = [filter.categoryIds, filter.tagIds].filter((ids): ids is number[] => ids !== undefined);
   const onlyWhatCandidatesKnow = [filter.venueIds, filter.organizerIds, filter.featured, filter.parentId, filter.geoloc, filter.near].every((value) => value === undefined);
   const complete = onlyWhatCandidatesKnow && [...words, ...excluded].every((word) => DOCUMENT_WORD.test(word));
-  const found = await ctx.app.eventCandidates.find(version, { ...filter, termSets, words, excluded, complete });
+  const lockedTitleOnly = filter.caller === null && filter.password === undefined;
+  const found = await ctx.app.eventCandidates.find(version, { ...filter, termSets, words, excluded, complete, lockedTitleOnly });
   if (!found) return undefined;
   const checked = found.unsure.length === 0 ? [] : await repo.listEventKeys(ctx.db, { ...filter, candidateIds: found.unsure }, languages(ctx));
   return mergeInListOrder(found.matching, checked);

@@ -396,11 +396,22 @@ export async function refreshSearchDocument(db: Executor, eventId: number): Prom
     .execute();
 }
 
-/** Events whose search document alone does not answer a word (see searchDocument). */
-export async function inexactSearchDocuments(db: Executor): Promise<number[]> {
+/**
+ * Events whose search document alone does not answer a word (see searchDocument), with the title
+ * of those that are protected and have no translation: a reader who has not unlocked them searches
+ * that title alone (API.md §18).
+ */
+export async function inexactSearchDocuments(db: Executor): Promise<{ post_id: number; locked_title: string | null }[]> {
   // A literal, not a parameter: only then may the planners use the partial index (migration 0008).
-  const rows = await db.selectFrom('search_documents').select('post_id').where(sql<SqlBool>`exact = 0`).execute();
-  return rows.map((row) => row.post_id);
+  return db
+    .selectFrom('search_documents')
+    .innerJoin('posts', 'posts.id', 'search_documents.post_id')
+    .select([
+      'search_documents.post_id',
+      sql<string | null>`CASE WHEN posts.password <> '' AND NOT EXISTS (SELECT 1 FROM post_translations t WHERE t.post_id = posts.id) THEN posts.title END`.as('locked_title'),
+    ])
+    .where(sql<SqlBool>`search_documents.exact = 0`)
+    .execute();
 }
 
 /** A published, listed event as the in-memory candidate index keeps it (events.candidates.ts). */
