@@ -162,6 +162,21 @@ for (const dialect of await testDialects()) {
       assert.deepEqual((await search(t.api, { search: 'jazz', categories: 'jazz', start_date: '2027-01-03', end_date: '2027-01-31' })).ids, [e.title, e.plain, added, e.allDay]);
     });
 
+    it('events this process wrote are folded into a rebuilt snapshot a while after the writes', async () => {
+      const candidates = t.api.app.calendar.eventCandidates;
+      await search(t.api, { search: 'jazz', ...january });
+      const patched = await t.api.patch(`/events/${e.plain}`, { title: 'Blues, jazz and more' }, { as: 'editor' });
+      assert.equal(patched.status, 200, patched.text);
+      const version = await t.api.app.calendar.caches.version.current();
+      const query = { termSets: [], words: ['jazz'], excluded: [], complete: true };
+      assert.ok((await candidates.find(version, query))?.unsure.includes(e.plain), 'checked while only journaled');
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      await candidates.find(version, query); // starts the rebuild
+      await candidates.prepare(version);
+      const found = await candidates.find(version, query);
+      assert.ok(found && !found.unsure.includes(e.plain) && found.matching.ids.includes(e.plain), 'known from the new snapshot');
+    });
+
     it("another process's write shows at once: the snapshot is set aside until rebuilt", async () => {
       const version = await t.api.app.calendar.caches.version.current();
       await t.api.app.calendar.eventCandidates.prepare(version);

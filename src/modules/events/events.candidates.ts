@@ -19,6 +19,7 @@ export class EventCandidates {
   private snapshot: Snapshot | undefined;
   private pending: Promise<void> | undefined;
   private lastBuildMs = 0;
+  private lastBuildEnd = 0;
   /** The newest data version seen by a search, and since when. */
   private seen = { version: '', since: 0 };
   /** Events this process wrote (created, updated, deleted), oldest first; `journalStart` entries were dropped. */
@@ -51,7 +52,10 @@ export class EventCandidates {
     const snapshot = await this.usable(version);
     if (!snapshot) return undefined;
     const recent = new Set(this.journal.slice(snapshot.journalAt - this.journalStart));
-    if (recent.size > MAX_RECENT) void this.rebuild(version);
+    // Each recent event costs every search an exact check: rebuild when they are many, or when the
+    // last build is long enough ago that rebuilding costs little of the process's time.
+    const sinceBuild = Date.now() - this.lastBuildEnd;
+    if (recent.size > MAX_RECENT || (recent.size > 0 && sinceBuild >= Math.max(REBUILD_AFTER_MS, REBUILD_COST_FACTOR * this.lastBuildMs))) void this.rebuild(version);
     try {
       const [words, excluded] = await Promise.all([snapshot.wordSets(query.words), snapshot.wordSets(query.excluded)]);
       return snapshot.select(query, words, excluded, recent);
@@ -92,7 +96,8 @@ export class EventCandidates {
       .catch(this.onError)
       .finally(() => {
         this.pending = undefined;
-        this.lastBuildMs = Date.now() - started;
+        this.lastBuildEnd = Date.now();
+        this.lastBuildMs = this.lastBuildEnd - started;
       });
     return this.pending;
   }
@@ -129,8 +134,11 @@ export interface Candidates {
 /** More unsure candidates than this and the exact query over them would cost what the plain query costs. */
 const MAX_UNSURE = 20_000;
 const CHUNK = 5_000;
-/** Events written since the snapshot that are added to every search before it is rebuilt. */
+/** Events written since the snapshot (each checked by every search) that start a rebuild in the background… */
 const MAX_RECENT = 2_000;
+/** …as does any, once this long has passed since the last build and ten times its duration (at most a tenth of the time building). */
+const REBUILD_AFTER_MS = 1_000;
+const REBUILD_COST_FACTOR = 10;
 const MAX_JOURNAL = 100_000;
 /** After another process's write, data must stay unchanged this long (or as long as the last build took) before a build. */
 const QUIET_MS = 250;
