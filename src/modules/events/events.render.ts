@@ -17,7 +17,7 @@ import { VenueSchema } from '../venues/venues.schemas.js';
 import { presentVenue } from '../venues/venues.present.js';
 import { languages } from '../linked/linked.service.js';
 import { presentEvent, presentEventHead, presentEventJsonLd, type EventBundle } from './events.present.js';
-import { findEvents } from './events.repository.js';
+import { findEvents, type EventRow } from './events.repository.js';
 import { CostDetailsSchema, DateDetailsSchema, EventSchema } from './events.schemas.js';
 import { loadBundles } from './events.service.js';
 
@@ -86,8 +86,9 @@ function eventJson(ctx: RequestContext, version: string, bundle: EventBundle, js
  * Events as UTF-8 JSON in the order of `ids`, each rendered once and reused from the fragment
  * cache until data changes (issue "benchmark harness": no per-request re-rendering, no N+1).
  * A protected event keeps its blanked form beside the whole one, for readers who have not unlocked it.
+ * `knownRows`: rows the caller has already read, in the request's language.
  */
-export async function renderEvents(ctx: RequestContext, ids: readonly number[], options: { jsonLd: boolean; password?: string }): Promise<Buffer[]> {
+export async function renderEvents(ctx: RequestContext, ids: readonly number[], options: { jsonLd: boolean; password?: string }, knownRows: readonly EventRow[] = []): Promise<Buffer[]> {
   const version = await ctx.dataVersion();
   const cache = ctx.app.caches.fragments;
   const keyOf = (id: number) => `event|${id}|${ctx.lang}|${ctx.language.source}|${options.jsonLd ? 1 : 0}|${viewerKey(ctx.caller)}`;
@@ -101,7 +102,9 @@ export async function renderEvents(ctx: RequestContext, ids: readonly number[], 
     else missing.push(id);
   }
   if (missing.length > 0) {
-    const bundles = await loadBundles(ctx, await findEvents(ctx.db, missing, languages(ctx)));
+    const known = knownRows.filter((row) => missing.includes(row.id));
+    const unread = missing.filter((id) => !known.some((row) => row.id === id));
+    const bundles = await loadBundles(ctx, [...known, ...(await findEvents(ctx.db, unread, languages(ctx)))]);
     for (const bundle of bundles) {
       const { password, author_id, status } = bundle.row;
       const fragment: Fragment = { json: eventJson(ctx, version, bundle, options.jsonLd), lock: { password, author_id, status } };

@@ -105,8 +105,8 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
       responses: { 200: EventRef, ...errorResponses(400, 403, 404) },
       handler: async ({ ctx, args, params }, reply) => {
         if (args.context !== 'edit') {
-          const id = await service.checkReadable(ctx, refOf(params), args.password);
-          const [json] = await renderEvents(ctx, [id], { jsonLd: true, password: args.password });
+          const { id, row } = await service.checkReadable(ctx, refOf(params), args.password);
+          const [json] = await renderEvents(ctx, [id], { jsonLd: true, password: args.password }, row ? [row] : []);
           return reply.type('application/json; charset=utf-8').send(json);
         }
         const bundle = await service.readEvent(ctx, refOf(params), args.password);

@@ -35,7 +35,7 @@ export async function findPostBase(db: Executor, id: number): Promise<PostBase |
 }
 
 /** Several posts' base rows by id. */
-export async function findPostBases(db: Executor, ids: readonly number[]): Promise<Map<number, PostBase>> {
+async function findPostBases(db: Executor, ids: readonly number[]): Promise<Map<number, PostBase>> {
   if (ids.length === 0) return new Map();
   const rows = await postBasesByIds(db, [idListParameter(db, ids)]);
   return new Map(rows.map((row) => [row.id, row]));
