@@ -60,6 +60,14 @@ for (const dialect of await testDialects()) {
 
     const january = { start_date: '2027-01-01', end_date: '2027-01-31' };
 
+    /** A snapshot in use, then this process retitles an event: returns the data version after the write. */
+    async function retitledAfterSnapshot(id: number, title: string): Promise<string> {
+      await search(t.api, { search: 'jazz', ...january });
+      const patched = await t.api.patch(`/events/${id}`, { title }, { as: 'editor' });
+      assert.equal(patched.status, 200, patched.text);
+      return t.api.app.calendar.caches.version.current();
+    }
+
     it('a word, a parent category and a window: descendants, description text, end bounds', async () => {
       assert.deepEqual(await search(t.api, { search: 'jazz', categories: 'music', ...january }), {
         ids: [e.title, e.description, e.tagged, e.allDay],
@@ -145,10 +153,7 @@ for (const dialect of await testDialects()) {
 
     it("this process's writes show at once while the snapshot stays in use", async () => {
       const candidates = t.api.app.calendar.eventCandidates;
-      await search(t.api, { search: 'jazz', ...january });
-      const patched = await t.api.patch(`/events/${e.plain}`, { title: 'Blues and jazz' }, { as: 'editor' });
-      assert.equal(patched.status, 200, patched.text);
-      const version = await t.api.app.calendar.caches.version.current();
+      const version = await retitledAfterSnapshot(e.plain, 'Blues and jazz');
       const found = await candidates.find(version, { termSets: [], words: ['zzz-no-such-word'], excluded: [], complete: true });
       assert.ok(found?.unsure.includes(e.plain), 'a changed event is always checked');
       const added = await created(t.api, '/events', { title: 'Late jazz', status: 'publish', categories: [cat.jazz], ...slot('2027-01-27') });
@@ -164,10 +169,7 @@ for (const dialect of await testDialects()) {
 
     it('events this process wrote are folded into a rebuilt snapshot a while after the writes', async () => {
       const candidates = t.api.app.calendar.eventCandidates;
-      await search(t.api, { search: 'jazz', ...january });
-      const patched = await t.api.patch(`/events/${e.plain}`, { title: 'Blues, jazz and more' }, { as: 'editor' });
-      assert.equal(patched.status, 200, patched.text);
-      const version = await t.api.app.calendar.caches.version.current();
+      const version = await retitledAfterSnapshot(e.plain, 'Blues, jazz and more');
       const query = { termSets: [], words: ['jazz'], excluded: [], complete: true };
       assert.ok((await candidates.find(version, query))?.unsure.includes(e.plain), 'checked while only journaled');
       await new Promise((resolve) => setTimeout(resolve, 1_100));

@@ -3,6 +3,7 @@ import { viewerKey } from '../posts/posts.viewer.js';
 import type { Fragment } from '../../cache/caches.js';
 import type { RequestContext } from '../../http/context.js';
 import { compileSerializer } from '../../http/json.js';
+import { withCommas } from '../../http/lists.js';
 import { canEditPost } from '../posts/posts.rules.js';
 import { ImageSchema } from '../images/images.js';
 import { JsonLdSchema } from '../linked/linked.schemas.js';
@@ -37,7 +38,6 @@ const NO_VENUE = bytes('[]');
 const ORGANIZER_OPEN = bytes(',"organizer":[');
 const CUSTOM_FIELDS = bytes('],"custom_fields":[]');
 const JSON_LD_OPEN = bytes(',"json_ld":');
-const COMMA = bytes(',');
 const CLOSE = bytes('}');
 
 /**
@@ -54,10 +54,6 @@ function embedded<Row extends { id: number }>(ctx: RequestContext, version: stri
   return json;
 }
 
-function joined(items: readonly Buffer[]): Buffer[] {
-  return items.flatMap((item, i) => (i === 0 ? [item] : [COMMA, item]));
-}
-
 /** An event's JSON in TEC's key order (API.md §8): its own keys, then the embedded objects. */
 function eventJson(ctx: RequestContext, version: string, bundle: EventBundle, jsonLd: boolean): Buffer {
   const head = serializeHead(presentEventHead(ctx, bundle.row));
@@ -69,13 +65,13 @@ function eventJson(ctx: RequestContext, version: string, bundle: EventBundle, js
   return Buffer.concat([
     bytes(head.slice(0, -1)),
     CATEGORIES_OPEN,
-    ...joined(bundle.categories.map(term(CATEGORIES))),
+    ...withCommas(bundle.categories.map(term(CATEGORIES))),
     TAGS_OPEN,
-    ...joined(bundle.tags.map(term(TAGS))),
+    ...withCommas(bundle.tags.map(term(TAGS))),
     VENUE_OPEN,
     bundle.venue ? venue(bundle.venue) : NO_VENUE,
     ORGANIZER_OPEN,
-    ...joined(bundle.organizers.map(organizer)),
+    ...withCommas(bundle.organizers.map(organizer)),
     CUSTOM_FIELDS,
     ...(jsonLd ? [JSON_LD_OPEN, bytes(serializeJsonLd(presentEventJsonLd(ctx, bundle)))] : []),
     CLOSE,

@@ -53,7 +53,6 @@ export interface EventWriteInput {
 }
 
 const seconds = (dt: DateTime) => Math.floor(dt.toSeconds());
-const pick = <T extends object, K extends keyof T>(object: T, keys: readonly K[]): Pick<T, K> => Object.fromEntries(keys.map((key) => [key, object[key]])) as Pick<T, K>;
 const flag = (value: boolean | undefined) => (value === undefined ? undefined : value ? 1 : 0);
 
 /** Loads what an event's representation embeds, for many events at once (no N+1). */
@@ -90,7 +89,9 @@ async function readableBase(ctx: RequestContext, id: number): Promise<{ base: po
   const cached = ctx.app.caches.postBases.get(String(id), version);
   if (cached) return { base: requireEvent(cached, id) };
   const [row] = await repo.findEvents(ctx.db, [id], languages(ctx));
-  const base = row ? { ...pick(row, ['id', 'author_id', 'status', 'slug', 'password', 'lang', 'published_at']), type: 'event' } : await posts.findPostBase(ctx.db, id);
+  const base = row
+    ? { id, type: 'event', author_id: row.author_id, status: row.status, slug: row.slug, password: row.password, lang: row.lang, published_at: row.published_at }
+    : await posts.findPostBase(ctx.db, id);
   if (base) ctx.app.caches.postBases.set(String(id), version, base);
   return { base: requireEvent(base, id), row };
 }
