@@ -59,7 +59,13 @@ function idRows(db: Executor, parameter: unknown): RawBuilder<{ value: number }>
   return sql<{ value: number }>`(SELECT unnest(${parameter}::bigint[]) AS value)`;
 }
 
-/** `column` is in the id list `parameter` (idListParameter): the same SQL for lists of any length. */
+/**
+ * `column` is in the id list `parameter` (idListParameter): the same SQL for lists of any length.
+ * On PostgreSQL `= ANY(array)`, whose generic plan costs about what a page of ids costs, so a named
+ * statement stops being planned anew at every execution (an `unnest` subquery kept it re-planned:
+ * 1.2–1.7 ms of planning for an event's row).
+ */
 export function inIdList(db: Executor, column: string, parameter: unknown): RawBuilder<SqlBool> {
+  if (dialectOfExecutor(db) === 'postgres') return sql<SqlBool>`${sql.ref(column)} = ANY(${parameter}::bigint[])`;
   return sql<SqlBool>`${sql.ref(column)} IN ${idRows(db, parameter)}`;
 }
