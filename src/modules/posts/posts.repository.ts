@@ -27,8 +27,11 @@ export async function postType(db: Executor, id: number): Promise<string | undef
 
 const BASE_COLUMNS = ['id', 'type', 'author_id', 'status', 'slug', 'password', 'lang', 'published_at'] as const;
 const postBasesByIds = compiledOnce((db, slot) => db.selectFrom('posts').select(BASE_COLUMNS).where(inIdList(db, 'id', slot(0))));
-// `slug <> ''` lets both planners use the partial unique index posts_slug.
-const postIdBySlug = compiledOnce((db, slot) => db.selectFrom('posts').select('id').where('type', '=', slot(0) as string).where('slug', '=', slot(1) as string).where('slug', '<>', ''));
+// `slug <> ''` lets both planners use the partial unique index posts_slug. Written as a literal, not
+// a parameter, so that PostgreSQL's generic plan uses it too and the statement is not planned anew
+// at every execution.
+const NON_EMPTY_SLUG = sql<SqlBool>`slug <> ''`;
+const postIdBySlug = compiledOnce((db, slot) => db.selectFrom('posts').select('id').where('type', '=', slot(0) as string).where('slug', '=', slot(1) as string).where(NON_EMPTY_SLUG));
 
 export async function findPostBase(db: Executor, id: number): Promise<PostBase | undefined> {
   return (await findPostBases(db, [id])).get(id);
@@ -47,7 +50,7 @@ export async function findPostIdBySlug(db: Executor, type: string, slug: string)
 }
 
 const slugTakenByAnother = compiledOnce((db, slot) =>
-  db.selectFrom('posts').select('id').where('type', '=', slot(0) as string).where('slug', '=', slot(1) as string).where('slug', '<>', '').where('id', '<>', slot(2) as number).limit(1),
+  db.selectFrom('posts').select('id').where('type', '=', slot(0) as string).where('slug', '=', slot(1) as string).where(NON_EMPTY_SLUG).where('id', '<>', slot(2) as number).limit(1),
 );
 
 export async function slugTaken(db: Executor, type: string, slug: string, exceptId: number | undefined): Promise<boolean> {
