@@ -62,14 +62,11 @@ const pgLinkedIds = (table: 'event_terms' | 'event_organizers', column: 'term_id
   sql<string | null>`(SELECT string_agg(${sql.ref(column)}::text, ',' ORDER BY position, ${sql.ref(column)}) FROM ${sql.table(table)} WHERE event_id = posts.id)`;
 
 const eventRowsByIds = compiledOnce((db, slot) => selectEvents(db, { lang: slot(0), defaultLang: slot(1) } as Languages).where(inIdList(db, 'posts.id', slot(2))));
-const selectEventsWithLinks = (db: Executor, slot: (index: number) => unknown) =>
-  selectEvents(db, { lang: slot(0), defaultLang: slot(1) } as Languages).select([
-    pgLinkedIds('event_terms', 'term_id').as('term_ids'),
-    pgLinkedIds('event_organizers', 'organizer_id').as('organizer_ids'),
-  ]);
-const eventRowsWithLinksByIds = compiledOnce((db, slot) => selectEventsWithLinks(db, slot).where(inIdList(db, 'posts.id', slot(2))));
-/** One id as a scalar: PostgreSQL then reuses one generic plan (a one-element array kept it planning every call). */
-const eventRowWithLinksById = compiledOnce((db, slot) => selectEventsWithLinks(db, slot).where('posts.id', '=', slot(2) as number));
+const eventRowsWithLinksByIds = compiledOnce((db, slot) =>
+  selectEvents(db, { lang: slot(0), defaultLang: slot(1) } as Languages)
+    .select([pgLinkedIds('event_terms', 'term_id').as('term_ids'), pgLinkedIds('event_organizers', 'organizer_id').as('organizer_ids')])
+    .where(inIdList(db, 'posts.id', slot(2))),
+);
 const termLinksByIds = compiledOnce((db, slot) =>
   db.selectFrom('event_terms').select(['event_id', 'term_id as id']).where(inIdList(db, 'event_id', slot(0))).orderBy('event_id').orderBy('position').orderBy('term_id'),
 );
@@ -90,7 +87,7 @@ function groupedIds(links: readonly { event_id: number; id: number }[]): Map<num
 async function eventsWithLinks(db: Executor, { lang, defaultLang }: Languages, ids: readonly number[]): Promise<EventRow[]> {
   const idList = idListParameter(db, ids);
   if (dialectOfExecutor(db) === 'postgres') {
-    const rows = ids.length === 1 ? await eventRowWithLinksById(db, [lang, defaultLang, ids[0]]) : await eventRowsWithLinksByIds(db, [lang, defaultLang, idList]);
+    const rows = await eventRowsWithLinksByIds(db, [lang, defaultLang, idList]);
     return rows.map((row) => ({ ...(row as unknown as EventRowWithoutLinks), term_ids: commaSeparated(row.term_ids), organizer_ids: commaSeparated(row.organizer_ids) }));
   }
   const [rows, terms, organizers] = await Promise.all([eventRowsByIds(db, [lang, defaultLang, idList]), termLinksByIds(db, [idList]), organizerLinksByIds(db, [idList])]);
