@@ -561,6 +561,21 @@ for (const dialect of await testDialects()) {
       assert.equal(named.json.slug, 'my-draft-slug');
     });
 
+    it('a long series sharing a title gets the first free suffix, past fifty and in a freed gap', async () => {
+      const slugs: string[] = [];
+      for (let i = 0; i < 53; i++) {
+        const res = await t.api.post('/events', { ...base, title: 'Weekly Yoga' }, { as: 'administrator' });
+        assert.equal(res.status, 201, res.text);
+        slugs.push(res.json.slug);
+      }
+      assert.deepEqual(slugs, ['weekly-yoga', ...Array.from({ length: 52 }, (_, i) => `weekly-yoga-${i + 2}`)]);
+      const seventh = (await t.api.get('/events/by-slug/weekly-yoga-7', { as: 'administrator' })).json.id;
+      assert.equal((await t.api.delete(`/events/${seventh}`, { query: { force: true }, as: 'administrator' })).status, 200);
+      const refill = await t.api.post('/events', { ...base, title: 'Weekly Yoga' }, { as: 'administrator' });
+      const next = await t.api.post('/events', { ...base, title: 'Weekly Yoga' }, { as: 'administrator' });
+      assert.deepEqual([refill.json.slug, next.json.slug], ['weekly-yoga-7', 'weekly-yoga-54']);
+    });
+
     it('slugs stay unique under concurrent creates', async () => {
       await t.api.user('administrator');
       const results = await Promise.all(Array.from({ length: 6 }, () => t.api.post('/events', { ...base, title: 'Race Night' }, { as: 'administrator' })));

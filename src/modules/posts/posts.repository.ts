@@ -58,6 +58,19 @@ export async function slugTaken(db: Executor, type: string, slug: string, except
   return (await slugTakenByAnother(db, [type, slug, exceptId ?? 0])).length > 0;
 }
 
+/** Which of `slugs` posts of the type other than `exceptId` use, in one indexed query. */
+export async function takenSlugs(db: Executor, type: string, slugs: readonly string[], exceptId: number | undefined): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('posts')
+    .select('slug')
+    .where('type', '=', type)
+    .where('slug', 'in', [...slugs])
+    .where(NON_EMPTY_SLUG)
+    .where('id', '<>', exceptId ?? 0)
+    .execute();
+  return new Set(rows.map((row) => row.slug));
+}
+
 /** A trashed slug no other post of the type uses (`x__trashed`, `x__trashed-2`, …). */
 export async function uniqueTrashedSlug(db: Executor, type: string, slug: string, id: number): Promise<string> {
   if (slug === '') return '';
