@@ -7,7 +7,7 @@ import type { RequestContext } from '../../http/context.js';
 import { slugCandidate, toSlug } from '../../http/slugs.js';
 import { resolveImage } from '../images/images.js';
 import { sanitizeHtml } from '../../http/html.js';
-import { takenSlugs, uniqueTrashedSlug, type PostBase, type PostChanges, type TranslatedPostFields } from './posts.repository.js';
+import { slugTaken, takenSlugs, uniqueTrashedSlug, type PostBase, type PostChanges, type TranslatedPostFields } from './posts.repository.js';
 import { scaleStatus, scheduleStatus, untrashedSlug, type PostStatus } from './posts.rules.js';
 
 /** Rules every post write shares (events, venues, organizers). */
@@ -17,18 +17,20 @@ export function requireAuthorChange(ctx: RequestContext, author: number | undefi
   if (author !== undefined && author !== ctx.caller?.userId && !callerCan(ctx.caller, 'edit_others_posts')) throw forbidden(true);
 }
 
-/** Candidates checked per query: one query for all but long series of posts sharing a title. */
+/** Candidates checked per query once the first is taken: one query for all but long series. */
 const SLUG_WINDOW = 50;
 
 /**
  * The first free slug of `base`, `base-2`, … for the type (`attempt` skips candidates a racing
- * writer took). Candidates are checked fifty at a time: one query each made the thousandth event
- * of a weekly series titled alike cost a thousand queries.
+ * writer took). After the first, candidates are checked fifty at a time: one query each made the
+ * thousandth event of a weekly series titled alike cost a thousand queries.
  */
 export async function uniqueSlug(db: Executor, type: string, base: string, exceptId: number | undefined, attempt = 0): Promise<string> {
   if (base === '') return '';
-  for (let first = 1 + attempt; ; first += SLUG_WINDOW) {
-    const candidates = Array.from({ length: SLUG_WINDOW }, (_, i) => slugCandidate(base, first + i));
+  const first = slugCandidate(base, 1 + attempt);
+  if (!(await slugTaken(db, type, first, exceptId))) return first;
+  for (let next = 2 + attempt; ; next += SLUG_WINDOW) {
+    const candidates = Array.from({ length: SLUG_WINDOW }, (_, i) => slugCandidate(base, next + i));
     const taken = await takenSlugs(db, type, candidates, exceptId);
     const free = candidates.find((candidate) => !taken.has(candidate));
     if (free !== undefined) return free;
