@@ -22,11 +22,21 @@ for (const dialect of (await testDialects()).filter((d) => d === 'postgres')) {
         .map((row) => ({ generic: Number(row.generic_plans), custom: Number(row.custom_plans) }));
     }
 
-    it('events read by ids: after its first executions, the statement runs a generic plan instead of being planned again', async () => {
+    /** Runs `use` on a fresh, migrated database, dropped afterwards. */
+    async function onFreshDatabase(use: (handle: DatabaseHandle) => Promise<void>): Promise<void> {
       const database = await createTestDatabase(dialect);
       const handle = connect(database.url);
       try {
         await migrateToLatest(handle.db, handle.dialect);
+        await use(handle);
+      } finally {
+        await handle.close();
+        await database.drop();
+      }
+    }
+
+    it('events read by ids: after its first executions, the statement runs a generic plan instead of being planned again', () =>
+      onFreshDatabase(async (handle) => {
         const ids = [await insertEvent(handle.db), await insertEvent(handle.db), await insertEvent(handle.db)];
         for (let i = 0; i < 12; i++) {
           const wanted = ids.slice(0, 1 + (i % 3));
@@ -37,17 +47,10 @@ for (const dialect of (await testDialects()).filter((d) => d === 'postgres')) {
         const byIds = await plansOf(handle, 'string_agg', '"posts"."id" = ANY');
         assert.equal(byIds.length, 1, 'one statement reads events by ids, however many');
         assert.ok(byIds[0].generic >= 8 && byIds[0].custom <= 5, `by ids: ${JSON.stringify(byIds[0])}`);
-      } finally {
-        await handle.close();
-        await database.drop();
-      }
-    });
+      }));
 
-    it('a slug lookup names the partial index predicate literally, so its generic plan uses the index', async () => {
-      const database = await createTestDatabase(dialect);
-      const handle = connect(database.url);
-      try {
-        await migrateToLatest(handle.db, handle.dialect);
+    it('a slug lookup names the partial index predicate literally, so its generic plan uses the index', () =>
+      onFreshDatabase(async (handle) => {
         const id = await insertEvent(handle.db);
         const { slug } = await handle.db.selectFrom('posts').select('slug').where('id', '=', id).executeTakeFirstOrThrow();
         // Enough posts that a plan without the index (a scan) costs more than one with it.
@@ -58,10 +61,6 @@ for (const dialect of (await testDialects()).filter((d) => d === 'postgres')) {
         const bySlug = await plansOf(handle, '"slug" = $2');
         assert.equal(bySlug.length, 1, 'one statement looks a slug up');
         assert.ok(bySlug[0].generic >= 6 && bySlug[0].custom <= 6, `by slug: ${JSON.stringify(bySlug[0])}`);
-      } finally {
-        await handle.close();
-        await database.drop();
-      }
-    });
+      }));
   });
 }
