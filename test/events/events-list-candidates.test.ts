@@ -7,6 +7,7 @@ import { insertEvent } from '../helpers/factories.js';
 import { postgresDataVersion } from '../../src/cache/data-version.js';
 import { connect } from '../../src/db/connect.js';
 import { refreshSearchDocument } from '../../src/modules/events/events.repository.js';
+import { EventCandidates, type CandidateQuery } from '../../src/modules/events/events.candidates.js';
 
 // Public searches narrowed in memory (src/modules/events/events.candidates.ts) must answer exactly
 // what the plain query answers (API.md §10, §18): same events, order and totals, and never a stale one.
@@ -167,13 +168,35 @@ for (const dialect of await testDialects()) {
       assert.deepEqual((await search(t.api, { search: 'jazz', categories: 'jazz', start_date: '2027-01-03', end_date: '2027-01-31' })).ids, [e.title, e.plain, added, e.allDay]);
     });
 
-    it('events this process wrote are folded into a rebuilt snapshot a while after the writes', async () => {
+    it('events this process wrote are judged by their keys and terms in memory: only those that fit are checked', async () => {
       const candidates = t.api.app.calendar.eventCandidates;
-      const version = await retitledAfterSnapshot(e.plain, 'Blues, jazz and more');
+      await retitledAfterSnapshot(e.plain, 'Blues, jazz and more');
+      for (const id of [e.later, e.otherCategory, e.draft]) assert.equal((await t.api.patch(`/events/${id}`, { excerpt: 'Rewritten' }, { as: 'editor' })).status, 200);
+      const version = await t.api.app.calendar.caches.version.current();
+      const inJanuary = { startMin: Date.parse('2027-01-01T00:00:00Z') / 1000, endMax: Date.parse('2027-01-31T23:59:59Z') / 1000 };
+      const written = [e.plain, e.later, e.otherCategory, e.draft];
+      const unsure = async (query: Partial<CandidateQuery>) => {
+        const found = await candidates.find(version, { termSets: [], words: ['jazz'], excluded: [], complete: true, ...query });
+        assert.ok(found);
+        return found.unsure.filter((id) => written.includes(id)).sort((a, b) => a - b);
+      };
+      assert.deepEqual(await unsure({ ...inJanuary, termSets: [[cat.music, cat.jazz]] }), [e.plain], 'outside the window, in another category or a draft: left out');
+      assert.deepEqual(await unsure({}), [e.otherCategory, e.plain, e.later].sort((a, b) => a - b), 'a draft is never listed');
+      const [lateJazz] = (await search(t.api, { search: 'late', ...january })).ids;
+      assert.deepEqual((await search(t.api, { search: 'jazz', categories: 'music', ...january })).ids, [e.title, e.description, e.plain, lateJazz, e.allDay]);
+    });
+
+    it('a snapshot is rebuilt in the background once the events written since are many', async () => {
+      const { db, caches } = t.api.app.calendar;
+      const candidates = new EventCandidates(db, caches.version, (error) => assert.fail(String(error)), 1);
+      await candidates.prepare(await caches.version.current());
+      for (const [id, title] of [[e.plain, 'Blues with jazz'], [e.title, 'Jazz night again']] as const) {
+        assert.equal((await t.api.patch(`/events/${id}`, { title }, { as: 'editor' })).status, 200);
+        candidates.changed(id);
+      }
+      const version = await caches.version.current();
       const query = { termSets: [], words: ['jazz'], excluded: [], complete: true };
-      assert.ok((await candidates.find(version, query))?.unsure.includes(e.plain), 'checked while only journaled');
-      await new Promise((resolve) => setTimeout(resolve, 1_100));
-      await candidates.find(version, query); // starts the rebuild
+      assert.ok((await candidates.find(version, query))?.unsure.includes(e.plain), 'checked while only journaled; two written events start a rebuild');
       await candidates.prepare(version);
       const found = await candidates.find(version, query);
       assert.ok(found && !found.unsure.includes(e.plain) && found.matching.ids.includes(e.plain), 'known from the new snapshot');

@@ -10,8 +10,9 @@ import * as repo from './events.repository.js';
  * event in the window (issue "benchmark harness": `filtered`).
  *
  * Candidates only need to be a superset of the answer. So a snapshot stays usable while this
- * process writes: every event it creates, updates or deletes afterwards is added to the candidates,
- * and the snapshot is rebuilt in the background once those are many. A change by another process
+ * process writes: every event it creates, updates or deletes afterwards is read again (keys, terms,
+ * whether it is listed) and judged on those in memory; the ones that pass become candidates. The
+ * snapshot is rebuilt in the background once such events are many. A change by another process
  * (seen through the data version) makes it unusable: it is rebuilt once data has stopped changing
  * for as long as a build takes, and searches meanwhile are answered from SQL alone.
  */
@@ -19,27 +20,35 @@ export class EventCandidates {
   private snapshot: Snapshot | undefined;
   private pending: Promise<void> | undefined;
   private lastBuildMs = 0;
-  private lastBuildEnd = 0;
   /** The newest data version seen by a search, and since when. */
   private seen = { version: '', since: 0 };
   /** Events this process wrote (created, updated, deleted), oldest first; `journalStart` entries were dropped. */
   private journal: number[] = [];
   private journalStart = 0;
+  /** Events of the journal as lists see them now (null: not listed), read once after each write. */
+  private readonly written = new Map<number, repo.ListedEventWithTerms | null>();
+  /** Counts `changed` calls: a read of written events is kept only if none came in meanwhile. */
+  private writes = 0;
 
   constructor(
     private readonly db: Db,
     private readonly versions: DataVersion,
     private readonly onError: (error: unknown) => void,
+    /** Events written since the snapshot (each judged by every search) that start a rebuild in the background. */
+    private readonly maxRecent = 2_000,
   ) {}
 
   /** Records an event this process wrote, once its transaction has committed. */
   changed(eventId: number): void {
     this.journal.push(eventId);
+    this.written.delete(eventId);
+    this.writes += 1;
     // Writes without searches in between: rather than keep them all, start afresh on the next search.
     if (this.journal.length > MAX_JOURNAL && !this.pending) {
       this.snapshot = undefined;
       this.journalStart += this.journal.length;
       this.journal = [];
+      this.written.clear();
     }
   }
 
@@ -52,17 +61,29 @@ export class EventCandidates {
     const snapshot = await this.usable(version);
     if (!snapshot) return undefined;
     const recent = new Set(this.journal.slice(snapshot.journalAt - this.journalStart));
-    // Each recent event costs every search an exact check: rebuild when they are many, or when the
-    // last build is long enough ago that rebuilding costs little of the process's time.
-    const sinceBuild = Date.now() - this.lastBuildEnd;
-    if (recent.size > MAX_RECENT || (recent.size > 0 && sinceBuild >= Math.max(REBUILD_AFTER_MS, REBUILD_COST_FACTOR * this.lastBuildMs))) void this.rebuild(version);
+    // Each recent event costs every search a check in memory, and the exact query when it passes.
+    if (recent.size > this.maxRecent) void this.rebuild(version);
     try {
-      const [words, excluded] = await Promise.all([snapshot.wordSets(query.words), snapshot.wordSets(query.excluded)]);
-      return snapshot.select(query, words, excluded, recent);
+      const [words, excluded, written] = await Promise.all([snapshot.wordSets(query.words), snapshot.wordSets(query.excluded), this.writtenEvents(recent)]);
+      return snapshot.select(query, words, excluded, written);
     } catch (error) {
       this.onError(error);
       return undefined;
     }
+  }
+
+  /** The recent events as lists see them now; those read before are not read again until written again. */
+  private async writtenEvents(recent: ReadonlySet<number>): Promise<WrittenEvents> {
+    const unread = [...recent].filter((id) => !this.written.has(id));
+    const fresh = new Map<number, repo.ListedEventWithTerms | null>();
+    if (unread.length > 0) {
+      const writesBefore = this.writes;
+      const rows = new Map((await repo.listedEventsByIds(this.db, unread)).map((row) => [row.post_id, row]));
+      for (const id of unread) fresh.set(id, rows.get(id) ?? null);
+      // A write that came in during the read may have changed what was read: use it this once only.
+      if (this.writes === writesBefore) for (const [id, event] of fresh) this.written.set(id, event);
+    }
+    return new Map([...recent].map((id) => [id, fresh.has(id) ? fresh.get(id)! : this.written.get(id)]));
   }
 
   /** Makes a snapshot usable at `version` now, without waiting for quiet (start-up warming, tests). */
@@ -92,12 +113,13 @@ export class EventCandidates {
         this.snapshot = snapshot;
         this.journal = this.journal.slice(journalAt - this.journalStart);
         this.journalStart = journalAt;
+        const stillRecent = new Set(this.journal);
+        for (const id of this.written.keys()) if (!stillRecent.has(id)) this.written.delete(id);
       })
       .catch(this.onError)
       .finally(() => {
         this.pending = undefined;
-        this.lastBuildEnd = Date.now();
-        this.lastBuildMs = this.lastBuildEnd - started;
+        this.lastBuildMs = Date.now() - started;
       });
     return this.pending;
   }
@@ -134,16 +156,14 @@ export interface Candidates {
 /** More unsure candidates than this and the exact query over them would cost what the plain query costs. */
 const MAX_UNSURE = 20_000;
 const CHUNK = 5_000;
-/** Events written since the snapshot (each checked by every search) that start a rebuild in the background… */
-const MAX_RECENT = 2_000;
-/** …as does any, once this long has passed since the last build and ten times its duration (at most a tenth of the time building). */
-const REBUILD_AFTER_MS = 1_000;
-const REBUILD_COST_FACTOR = 10;
 const MAX_JOURNAL = 100_000;
 /** After another process's write, data must stay unchanged this long (or as long as the last build took) before a build. */
 const QUIET_MS = 250;
 const WORDS_KEPT = 64;
 const PLAIN_ASCII = /^[\x00-\x7f]*$/;
+
+/** Events written since the snapshot, by id: as lists see them (null: not listed), or undefined when unknown. */
+type WrittenEvents = ReadonlyMap<number, repo.ListedEventWithTerms | null | undefined>;
 
 /** A set of post ids as bits. */
 type Bits = Uint8Array;
@@ -253,15 +273,14 @@ class Snapshot {
     return { bits: toBits(ids, this.termStart.length), positions: Int32Array.from(positions).sort() };
   }
 
-  select(query: CandidateQuery, words: readonly WordSet[], excluded: readonly WordSet[], recent: ReadonlySet<number>): Candidates | undefined {
+  select(query: CandidateQuery, words: readonly WordSet[], excluded: readonly WordSet[], written: WrittenEvents): Candidates | undefined {
     const { ids, starts, ends } = this;
-    const ceiling = Math.min(query.startBefore !== undefined ? query.startBefore - 1 : Infinity, query.endMax ?? Infinity, query.endBefore !== undefined ? query.endBefore - 1 : Infinity);
-    const floor = Math.max(query.startMin ?? -Infinity, query.startAfter !== undefined ? query.startAfter + 1 : -Infinity);
+    const { floor, ceiling } = startRange(query);
     const termSets = query.termSets.map((set) => new Set(set));
-    // Known to match only if every word could be looked up; events written since are always checked.
+    // Known to match only if every word could be looked up; events written since go to the exact query if their keys and terms fit.
     const decisive = query.complete && words.length === query.words.length && excluded.length === query.excluded.length;
     const matching: Candidates['matching'] = { ids: [], keys: [] };
-    const unsure = [...recent];
+    const unsure = [...written].filter(([, event]) => event !== null && (event === undefined || writtenMayMatch(event, query, termSets))).map(([id]) => id);
     // The rarest word's events, in list order, drive the walk through the window; without a word, every event in it.
     const driver = words.reduce<Int32Array | undefined>((rarest, set) => (!rarest || set.positions.length < rarest.length ? set.positions : rarest), undefined);
     const first = this.firstAtOrAfter(floor);
@@ -269,10 +288,7 @@ class Snapshot {
       const i = driver ? driver[k] : k;
       if (starts[i] > ceiling) break;
       const id = ids[i];
-      if (query.endMax !== undefined && ends[i] > query.endMax) continue;
-      if (query.endBefore !== undefined && ends[i] >= query.endBefore) continue;
-      if (query.endAfter !== undefined && ends[i] <= query.endAfter) continue;
-      if ((recent.size > 0 && recent.has(id)) || !this.matches(id, words, termSets)) continue;
+      if (!endFits(ends[i], query) || (written.size > 0 && written.has(id)) || !this.matches(id, words, termSets)) continue;
       const known = !decisive ? undefined : hasBit(this.inexact, id) ? this.lockedTitleMatches(id, query) : !excluded.some((set) => hasBit(set.bits, id));
       if (known === undefined) {
         if (unsure.push(id) > MAX_UNSURE) return undefined;
@@ -310,6 +326,24 @@ class Snapshot {
   private firstAtOrAfter(key: number): number {
     return lowerBound(this.starts, key);
   }
+}
+
+/** The start keys a query admits, inclusive (an event ends after it starts, so end limits cap the start too). */
+function startRange(query: CandidateQuery): { floor: number; ceiling: number } {
+  return {
+    floor: Math.max(query.startMin ?? -Infinity, query.startAfter !== undefined ? query.startAfter + 1 : -Infinity),
+    ceiling: Math.min(query.startBefore !== undefined ? query.startBefore - 1 : Infinity, query.endMax ?? Infinity, query.endBefore !== undefined ? query.endBefore - 1 : Infinity),
+  };
+}
+
+function endFits(end: number, query: CandidateQuery): boolean {
+  return (query.endMax === undefined || end <= query.endMax) && (query.endBefore === undefined || end < query.endBefore) && (query.endAfter === undefined || end > query.endAfter);
+}
+
+/** Whether a written event's keys and terms fit the query; its words are left to the exact query. */
+function writtenMayMatch(event: repo.ListedEventWithTerms, query: CandidateQuery, termSets: readonly ReadonlySet<number>[]): boolean {
+  const { floor, ceiling } = startRange(query);
+  return event.start_key >= floor && event.start_key <= ceiling && endFits(event.end_key, query) && termSets.every((set) => event.term_ids.some((id) => set.has(id)));
 }
 
 /** The first index of ascending `values` holding `value` or more. */

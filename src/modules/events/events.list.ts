@@ -1,4 +1,4 @@
-import type { DateTime } from 'luxon';
+import type { DateTime, Zone } from 'luxon';
 import { invalidParam, invalidParams, type ParamProblem } from '../../errors.js';
 import type { RequestContext } from '../../http/context.js';
 import { formatSecondsInZone } from '../../http/dates.js';
@@ -67,8 +67,8 @@ const RELATIVE = ['starts_before', 'starts_after', 'ends_before', 'ends_after'] 
 export function effectiveBounds(ctx: RequestContext, input: EventListInput): EffectiveBounds {
   if (input.include) return {};
   const zone = zoneOf(ctx.config.siteTimezone);
-  const startOfDay = (dt: DateTime) => (input.strict_dates ? dt : dt.setZone(zone).startOf('day'));
-  const endOfDay = (dt: DateTime) => (input.strict_dates ? dt : dt.setZone(zone).endOf('day').set({ millisecond: 0 }));
+  const startOfDay = (dt: DateTime) => (input.strict_dates ? dt : dayEdge(dt, zone, 'start'));
+  const endOfDay = (dt: DateTime) => (input.strict_dates ? dt : dayEdge(dt, zone, 'end'));
   const relative = RELATIVE.some((name) => input[name] !== undefined);
   const window = relative ? undefined : defaultWindow(ctx);
   const bounds: EffectiveBounds = {
@@ -79,6 +79,24 @@ export function effectiveBounds(ctx: RequestContext, input: EventListInput): Eff
   if (bounds.start_date) bounds.start_date = bounds.start_date.setZone(zone);
   if (bounds.end_date) bounds.end_date = bounds.end_date.setZone(zone);
   return bounds;
+}
+
+const dayEdges = new Map<string, DateTime>();
+
+/**
+ * The first or last second of the day of `dt` in `zone`, remembered: lists ask for the same few
+ * days again and again, and Luxon's zone arithmetic was a twentieth of a filtered list's time.
+ */
+function dayEdge(dt: DateTime, zone: Zone, edge: 'start' | 'end'): DateTime {
+  const key = `${edge}|${zone.name}|${dt.toMillis()}`;
+  let rounded = dayEdges.get(key);
+  if (!rounded) {
+    const local = dt.setZone(zone);
+    rounded = edge === 'start' ? local.startOf('day') : local.endOf('day').set({ millisecond: 0 });
+    if (dayEdges.size >= 1_000) dayEdges.clear();
+    dayEdges.set(key, rounded);
+  }
+  return rounded;
 }
 
 let lastWindow: { key: string; start: DateTime; end: DateTime } | undefined;

@@ -432,6 +432,23 @@ export async function listedEventsAfter(db: Executor, after: ListedEvent | undef
   return q.orderBy('start_key').orderBy('post_id').limit(limit).execute();
 }
 
+/** A written event as the candidate index sees it: listed (published, shown in lists) with its keys and terms, or absent. */
+export interface ListedEventWithTerms extends ListedEvent {
+  term_ids: number[];
+}
+
+/** Which of the given events are listed, with their keys and terms (events.candidates.ts: events written since its snapshot). */
+export async function listedEventsByIds(db: Executor, ids: readonly number[]): Promise<ListedEventWithTerms[]> {
+  if (ids.length === 0) return [];
+  const idList = idListParameter(db, ids);
+  const [rows, links] = await Promise.all([
+    db.selectFrom('events').select(['post_id', 'start_key', 'end_key']).where('status', '=', 'publish').where('hide_from_listings', '=', 0).where(inIdList(db, 'post_id', idList)).execute(),
+    termLinksByIds(db, [idList]),
+  ]);
+  const termsOf = groupedIds(links);
+  return rows.map((row) => ({ ...row, term_ids: termsOf.get(row.post_id) ?? [] }));
+}
+
 /** Event–term links in (event, term) order after the given one. */
 export async function eventTermsAfter(db: Executor, after: { event_id: number; term_id: number } | undefined, limit: number): Promise<{ event_id: number; term_id: number }[]> {
   let q = db.selectFrom('event_terms').select(['event_id', 'term_id']);
