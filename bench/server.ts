@@ -24,19 +24,24 @@ async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * Until the server answers and has built its search candidates: at a million events the build
+ * takes seconds, and under load far longer; measured alongside, it would slow whichever scenario
+ * ran first and make searches wait for it.
+ */
 async function waitUntilUp(origin: string, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 180_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited with code ${child.exitCode}`);
     try {
       const res = await fetch(`${origin}/health`);
-      if (res.ok) return;
+      if (res.ok && ((await res.json()) as { search_index?: string }).search_index === 'ready') return;
     } catch {
       // not listening yet
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  throw new Error('server did not start within 60 s');
+  throw new Error('server did not start (or build its search candidates) within 180 s');
 }
 
 /**

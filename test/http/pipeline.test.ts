@@ -115,6 +115,18 @@ describe('request pipeline: configuration and failures', () => {
     }
   });
 
+  it('/health says whether the search candidates are built yet', async () => {
+    const app = await buildApp(loadConfig({ DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent' }), { logger: false });
+    try {
+      const health = async () => JSON.parse((await app.inject({ url: '/health' })).body);
+      assert.deepEqual(await health(), { status: 'ok', search_index: 'building' });
+      await app.calendar.eventCandidates.prepare(await app.calendar.caches.version.current());
+      assert.deepEqual(await health(), { status: 'ok', search_index: 'ready' });
+    } finally {
+      await app.close();
+    }
+  });
+
   it('bad configuration stops with a message naming the variable', () => {
     for (const [name, value] of [['PORT', 'eighty'], ['SITE_TIMEZONE', 'Mars/Olympus'], ['DEFAULT_LANGUAGE', 'xx'], ['DATABASE_URL', 'mysql://x'], ['MAX_PER_PAGE', '0'], ['PUBLIC_URL', 'not a url'], ['LOG_LEVEL', 'loud']]) {
       assert.throws(() => loadConfig({ [name]: value }), (error: Error) => error.message.includes(name), name);

@@ -4,11 +4,13 @@ import { startServer } from '../../bench/server.js';
 import { createTestDatabase } from '../helpers/databases.js';
 
 describe('the server process', () => {
-  it('serves the namespace index and stops cleanly on SIGTERM (exit code 0)', async () => {
+  it('reports its search candidates built, serves the namespace index and stops cleanly on SIGTERM (exit code 0)', async () => {
     const database = await createTestDatabase('sqlite');
     after(() => database.drop());
     const server = await startServer(database.url, { cache: true });
     try {
+      const health = await fetch(`${server.origin}/health`);
+      assert.deepEqual(await health.json(), { status: 'ok', search_index: 'ready' }, 'started: the search candidates are built');
       const index = await fetch(`${server.origin}/calendar/events/v1/`);
       assert.equal(index.status, 200);
       assert.equal(((await index.json()) as { namespace: string }).namespace, 'calendar/events/v1');

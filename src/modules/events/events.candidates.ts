@@ -38,6 +38,11 @@ export class EventCandidates {
     private readonly maxRecent = 2_000,
   ) {}
 
+  /** Whether a snapshot has been built (the first one is built when the server starts). */
+  get ready(): boolean {
+    return this.snapshot !== undefined;
+  }
+
   /** Records an event this process wrote, once its transaction has committed. */
   changed(eventId: number): void {
     this.journal.push(eventId);
