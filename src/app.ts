@@ -84,7 +84,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     dialect: handle.dialect,
     clock: options.clock ?? (() => new Date()),
     caches,
-    eventCandidates: new EventCandidates(handle.db, caches.version, (error) => app.log.error({ err: error }, 'event search candidates could not be read')),
+    eventCandidates: new EventCandidates(handle.db, caches.version, (error) => app.log.error({ err: error }, 'event search candidates could not be read'), { offThread: handle.offThread }),
   };
   app.decorate('calendar', state);
   app.addHook('onClose', async () => handle.close());

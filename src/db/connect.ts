@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import { OffThreadReader } from './off-thread.js';
 import type { Database } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -13,6 +14,8 @@ export interface DatabaseHandle {
   readonly dialect: Dialect;
   /** The SQLite connection itself (cache/data-version reads `PRAGMA data_version` from it). */
   readonly sqlite?: SQLite.Database;
+  /** SQLite files: long reads that can run on a worker thread (events.candidates.ts word sets). */
+  readonly offThread?: OffThreadReader;
   close(): Promise<void>;
 }
 
@@ -92,9 +95,11 @@ function withNamedStatements(pool: pg.Pool): pg.Pool {
 export function connect(url: string): DatabaseHandle {
   const dialect = dialectOf(url);
   if (dialect === 'sqlite') {
-    const sqlite = openSqlite(url.slice('sqlite:'.length));
+    const path = url.slice('sqlite:'.length);
+    const sqlite = openSqlite(path);
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-    return { db, dialect, sqlite, close: () => db.destroy() };
+    const offThread = path === ':memory:' ? undefined : new OffThreadReader(path);
+    return { db, dialect, sqlite, offThread, close: async () => Promise.all([db.destroy(), offThread?.close()]).then(() => undefined) };
   }
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   // An idle client killed by the server (restart, failover, DROP DATABASE) is discarded by the pool;

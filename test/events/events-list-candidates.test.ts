@@ -188,7 +188,7 @@ for (const dialect of await testDialects()) {
 
     it('a snapshot is rebuilt in the background once the events written since are many', async () => {
       const { db, caches } = t.api.app.calendar;
-      const candidates = new EventCandidates(db, caches.version, (error) => assert.fail(String(error)), 1);
+      const candidates = new EventCandidates(db, caches.version, (error) => assert.fail(String(error)), { maxRecent: 1 });
       await candidates.prepare(await caches.version.current());
       for (const [id, title] of [[e.plain, 'Blues with jazz'], [e.title, 'Jazz night again']] as const) {
         assert.equal((await t.api.patch(`/events/${id}`, { title }, { as: 'editor' })).status, 200);

@@ -1,4 +1,5 @@
 import type { DataVersion } from '../../cache/data-version.js';
+import type { OffThreadReader } from '../../db/off-thread.js';
 import type { Db } from '../../db/schema.js';
 import * as repo from './events.repository.js';
 
@@ -34,8 +35,7 @@ export class EventCandidates {
     private readonly db: Db,
     private readonly versions: DataVersion,
     private readonly onError: (error: unknown) => void,
-    /** Events written since the snapshot (each judged by every search) that start a rebuild in the background. */
-    private readonly maxRecent = 2_000,
+    private readonly options: CandidateOptions = {},
   ) {}
 
   /** Whether a snapshot has been built (the first one is built when the server starts). */
@@ -67,7 +67,7 @@ export class EventCandidates {
     if (!snapshot) return undefined;
     const recent = new Set(this.journal.slice(snapshot.journalAt - this.journalStart));
     // Each recent event costs every search a check in memory, and the exact query when it passes.
-    if (recent.size > this.maxRecent) void this.rebuild(version);
+    if (recent.size > (this.options.maxRecent ?? MAX_RECENT)) void this.rebuild(version);
     try {
       const [words, excluded, written] = await Promise.all([snapshot.wordSets(query.words), snapshot.wordSets(query.excluded), this.writtenEvents(recent)]);
       return snapshot.select(query, words, excluded, written);
@@ -113,7 +113,7 @@ export class EventCandidates {
     if (this.pending) return this.pending;
     const started = Date.now();
     const journalAt = this.journalStart + this.journal.length;
-    this.pending = Snapshot.build(this.db, version, journalAt)
+    this.pending = Snapshot.build(this.db, this.options.offThread, version, journalAt)
       .then((snapshot) => {
         this.snapshot = snapshot;
         this.journal = this.journal.slice(journalAt - this.journalStart);
@@ -128,6 +128,13 @@ export class EventCandidates {
       });
     return this.pending;
   }
+}
+
+export interface CandidateOptions {
+  /** Where word sets are read on SQLite files, so that a common word does not stall the server. */
+  offThread?: OffThreadReader;
+  /** Events written since the snapshot (each judged by every search) that start a rebuild in the background. */
+  maxRecent?: number;
 }
 
 export interface CandidateQuery {
@@ -162,6 +169,7 @@ export interface Candidates {
 const MAX_UNSURE = 20_000;
 const CHUNK = 5_000;
 const MAX_JOURNAL = 100_000;
+const MAX_RECENT = 2_000;
 /** After another process's write, data must stay unchanged this long (or as long as the last build took) before a build. */
 const QUIET_MS = 250;
 const WORDS_KEPT = 64;
@@ -195,6 +203,7 @@ class Snapshot {
     /** The journal position when its data was read: later entries are not in it. */
     readonly journalAt: number,
     private readonly db: Db,
+    private readonly offThread: OffThreadReader | undefined,
     private readonly ids: Int32Array,
     private readonly starts: Float64Array,
     private readonly ends: Float64Array,
@@ -214,7 +223,7 @@ class Snapshot {
   }
 
   /** Reads the data of `version` (read before any of it, so the snapshot is never older than its version). */
-  static async build(db: Db, version: string, journalAt: number): Promise<Snapshot> {
+  static async build(db: Db, offThread: OffThreadReader | undefined, version: string, journalAt: number): Promise<Snapshot> {
     const ids: number[] = [];
     const starts: number[] = [];
     const ends: number[] = [];
@@ -234,7 +243,7 @@ class Snapshot {
     const inexactRows = await repo.inexactSearchDocuments(db);
     const inexact = toBits(inexactRows.map((row) => row.post_id), maxId);
     const lockedTitles = new Map(inexactRows.flatMap((row) => (row.locked_title !== null && PLAIN_ASCII.test(row.locked_title) ? [[row.post_id, row.locked_title.toLowerCase()] as const] : [])));
-    return new Snapshot(version, journalAt, db, Int32Array.from(ids), Float64Array.from(starts), Float64Array.from(ends), termStart, termIds, maxTermId, inexact, lockedTitles);
+    return new Snapshot(version, journalAt, db, offThread, Int32Array.from(ids), Float64Array.from(starts), Float64Array.from(ends), termStart, termIds, maxTermId, inexact, lockedTitles);
   }
 
   /** Every event's terms, grouped by event id (the links come in event order). */
@@ -270,7 +279,7 @@ class Snapshot {
   private wordSet(word: string): Promise<WordSet | undefined> {
     let set = this.words.get(word);
     if (!set) {
-      set = repo.eventsThatMayContain(this.db, word).then((ids) => ids && this.toWordSet(ids));
+      set = repo.eventsThatMayContain(this.db, word, this.offThread).then((ids) => ids && this.toWordSet(ids));
       // A failed read is not kept: the next request tries again.
       set.catch(() => this.words.delete(word));
       if (this.words.size >= WORDS_KEPT) this.words.delete(this.words.keys().next().value as string);
@@ -279,8 +288,9 @@ class Snapshot {
     return set;
   }
 
-  private toWordSet(ids: readonly number[]): WordSet {
-    const positions = ids.map((id) => this.positionOf[id] ?? -1).filter((position) => position >= 0);
+  private toWordSet(ids: ArrayLike<number>): WordSet {
+    const positions: number[] = [];
+    for (let k = 0; k < ids.length; k++) if ((this.positionOf[ids[k]] ?? -1) >= 0) positions.push(this.positionOf[ids[k]]);
     return { bits: toBits(ids, this.termStart.length), positions: Int32Array.from(positions).sort() };
   }
 
@@ -401,9 +411,9 @@ function lowerBound(values: ArrayLike<number>, value: number): number {
 }
 
 /** Ids as bits, for ids up to `size` (larger ones cannot be listed events). */
-function toBits(ids: readonly number[], size: number): Bits {
+function toBits(ids: ArrayLike<number>, size: number): Bits {
   const bits = new Uint8Array((size >> 3) + 1);
-  for (const id of ids) if (id <= size) bits[id >> 3] |= 1 << (id & 7);
+  for (let k = 0; k < ids.length; k++) if (ids[k] <= size) bits[ids[k] >> 3] |= 1 << (ids[k] & 7);
   return bits;
 }
 

@@ -3,6 +3,7 @@ import type { Caller } from '../../auth/caller.js';
 import { callerCan } from '../../auth/caller.js';
 import type { Executor } from '../../db/schema.js';
 import { compiledOnce } from '../../db/compiled.js';
+import type { OffThreadReader } from '../../db/off-thread.js';
 import { containsIgnoringCase, dialectOfExecutor, documentsContaining, idListParameter, idTable, inIdList, mayContain } from '../../db/dialect.js';
 import { translatedColumn } from '../../db/translations.js';
 import type { ImageRow } from '../images/images.js';
@@ -456,10 +457,17 @@ export async function eventTermsAfter(db: Executor, after: { event_id: number; t
   return q.orderBy('event_id').orderBy('term_id').limit(limit).execute();
 }
 
-/** Events whose text may contain `word` (see db/dialect.ts), or undefined when the word is too short to narrow. */
-export async function eventsThatMayContain(db: Executor, word: string): Promise<number[] | undefined> {
+/**
+ * Events whose text may contain `word` (see db/dialect.ts), or undefined when the word is too
+ * short to narrow; read on `offThread` when given (SQLite files).
+ */
+export async function eventsThatMayContain(db: Executor, word: string, offThread?: OffThreadReader): Promise<ArrayLike<number> | undefined> {
   const documents = documentsContaining(db, word);
   if (!documents) return undefined;
+  if (offThread) {
+    const { sql: text, parameters } = documents.compile(db);
+    return offThread.ids(text, parameters);
+  }
   const { rows } = await documents.execute(db);
   return rows.map((row) => Number(row.post_id));
 }

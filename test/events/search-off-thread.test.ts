@@ -1,0 +1,44 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { testDialects } from '../helpers/databases.js';
+import { useTestApp } from '../helpers/app.js';
+import { connect } from '../../src/db/connect.js';
+import { eventsThatMayContain } from '../../src/modules/events/events.repository.js';
+
+// On SQLite files the events that may contain a searched word are read on a worker thread
+// (src/db/off-thread.ts): the answer must be the one the server's own connection gives.
+
+const sorted = (ids: ArrayLike<number> | undefined) => Array.from(ids ?? []).sort((a, b) => a - b);
+
+for (const dialect of await testDialects()) {
+  describe(`word search documents read off the main thread [${dialect}]`, () => {
+    const t = useTestApp(dialect);
+
+    it('give the same events as the connection; a failed read is an error and the next one works', async () => {
+      await t.api.clearContent();
+      const create = async (title: string) => {
+        const res = await t.api.post('/events', { title, status: 'publish', start_date: '2027-05-01 19:00:00', end_date: '2027-05-01 21:00:00' }, { as: 'editor' });
+        assert.equal(res.status, 201, res.text);
+        return res.json.id as number;
+      };
+      const jazzNight = await create('Jazz night');
+      await create('Blues evening');
+      const lateJazz = await create('Late JAZZ');
+      const handle = connect(t.api.config.databaseUrl);
+      try {
+        const onConnection = sorted(await eventsThatMayContain(handle.db, 'jazz'));
+        assert.deepEqual(onConnection, [jazzNight, lateJazz].sort((a, b) => a - b));
+        if (dialect === 'postgres') {
+          assert.equal(handle.offThread, undefined, 'PostgreSQL reads asynchronously anyway');
+          return;
+        }
+        assert.ok(handle.offThread, 'a SQLite file has an off-thread reader');
+        assert.deepEqual(sorted(await eventsThatMayContain(handle.db, 'jazz', handle.offThread)), onConnection);
+        await assert.rejects(handle.offThread.ids('SELECT no_such_column FROM posts', []), /off-thread read failed/);
+        assert.deepEqual(Array.from(await handle.offThread.ids('SELECT 7', [])), [7]);
+      } finally {
+        await handle.close();
+      }
+    });
+  });
+}
