@@ -27,6 +27,8 @@ parentPort.on('message', ({ id, sql, parameters }) => {
 });
 `;
 
+const MAX_CRASHES = 3;
+
 interface Pending {
   resolve: (ids: Int32Array) => void;
   reject: (error: Error) => void;
@@ -41,8 +43,15 @@ export class OffThreadReader {
   private worker: Worker | undefined;
   private readonly pending = new Map<number, Pending>();
   private nextId = 0;
+  private crashes = 0;
+  private closed = false;
 
   constructor(private readonly path: string) {}
+
+  /** False once workers have died a few times (they could not start, say): callers read on their own connection. */
+  get available(): boolean {
+    return !this.closed && this.crashes < MAX_CRASHES;
+  }
 
   ids(sql: string, parameters: readonly unknown[]): Promise<Int32Array> {
     const worker = this.started();
@@ -54,9 +63,8 @@ export class OffThreadReader {
   }
 
   async close(): Promise<void> {
-    const worker = this.worker;
-    this.worker = undefined;
-    await worker?.terminate();
+    this.closed = true;
+    await this.worker?.terminate();
   }
 
   private started(): Worker {
@@ -71,7 +79,9 @@ export class OffThreadReader {
     });
     // A worker that dies fails what it was asked; the next read starts a new one.
     const failAll = (error: Error) => {
-      if (this.worker === worker) this.worker = undefined;
+      if (this.worker !== worker) return;
+      this.worker = undefined;
+      if (!this.closed) this.crashes += 1;
       for (const waiting of this.pending.values()) waiting.reject(error);
       this.pending.clear();
     };

@@ -464,7 +464,7 @@ export async function eventTermsAfter(db: Executor, after: { event_id: number; t
 export async function eventsThatMayContain(db: Executor, word: string, offThread?: OffThreadReader): Promise<ArrayLike<number> | undefined> {
   const documents = documentsContaining(db, word);
   if (!documents) return undefined;
-  if (offThread) {
+  if (offThread?.available) {
     const { sql: text, parameters } = documents.compile(db);
     return offThread.ids(text, parameters);
   }
