@@ -45,7 +45,7 @@ const MB = 1024 * 1024;
 
 export function createCaches(handle: DatabaseHandle, responseCache: boolean): Caches {
   return {
-    version: handle.sqlite ? sqliteDataVersion(handle.sqlite) : postgresDataVersion(handle.db),
+    version: handle.sqlite ? sqliteDataVersion(handle.sqlite) : postgresDataVersion(handle.db, handle.direct),
     responses: responseCache ? new VersionedCache<CachedResponse>(5_000, 24 * MB, (r) => r.body.length) : null,
     fragments: new VersionedCache<Fragment>(20_000, 48 * MB, (fragment) => fragment.json.length + (fragment.blanked?.length ?? 0)),
     counts: new VersionedCache<number>(10_000, 10_000),

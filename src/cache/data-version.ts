@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type SQLite from 'better-sqlite3';
+import type { DirectReader } from '../db/direct.js';
 import type { Db } from '../db/schema.js';
 
 /**
@@ -61,16 +62,28 @@ export function coalesced(read: () => Promise<string>): () => Promise<string> {
 }
 
 const OWN_VERSIONS_KEPT = 100_000;
+const VERSION_QUERY = 'SELECT version FROM cache_state WHERE id = 1';
 
-/** PostgreSQL: a shared counter row, bumped by whichever process writes (migration 0005). */
-export function postgresDataVersion(db: Db): DataVersion {
+/**
+ * PostgreSQL: a shared counter row, bumped by whichever process writes (migration 0005). Read on
+ * `direct` when given (a connection of its own, cheaper than the pool), else, or when that fails,
+ * through the pool.
+ */
+export function postgresDataVersion(db: Db, direct?: DirectReader): DataVersion {
   /** The versions this process's own bumps produced (the newest ones). */
   const own = new Set<number>();
+  const read = async (): Promise<{ version: number }[]> => {
+    if (direct) {
+      try {
+        return await direct.query<{ version: number }>('cache_state_version', VERSION_QUERY);
+      } catch {
+        // The pool below reports the error if the database is really gone.
+      }
+    }
+    return (await sql.raw<{ version: number }>(VERSION_QUERY).execute(db)).rows;
+  };
   return {
-    current: coalesced(async () => {
-      const { rows } = await sql<{ version: number }>`SELECT version FROM cache_state WHERE id = 1`.execute(db);
-      return String(rows[0]?.version ?? 0);
-    }),
+    current: coalesced(async () => String((await read())[0]?.version ?? 0)),
     bump: async () => {
       const { rows } = await sql<{ version: number }>`UPDATE cache_state SET version = version + 1 WHERE id = 1 RETURNING version`.execute(db);
       own.add(Number(rows[0]?.version));

@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import { DirectReader } from './direct.js';
 import { OffThreadReader } from './off-thread.js';
 import type { Database } from './schema.js';
 
@@ -16,6 +17,8 @@ export interface DatabaseHandle {
   readonly sqlite?: SQLite.Database;
   /** SQLite files: long reads that can run on a worker thread (events.candidates.ts word sets). */
   readonly offThread?: OffThreadReader;
+  /** PostgreSQL: a connection of its own for the data version read of every request (cache/data-version.ts). */
+  readonly direct?: DirectReader;
   close(): Promise<void>;
 }
 
@@ -106,5 +109,6 @@ export function connect(url: string): DatabaseHandle {
   // without a listener its 'error' event would crash the process.
   pool.on('error', () => undefined);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool) }) });
-  return { db, dialect, close: () => db.destroy() };
+  const direct = new DirectReader(url);
+  return { db, dialect, direct, close: async () => Promise.all([db.destroy(), direct.close()]).then(() => undefined) };
 }

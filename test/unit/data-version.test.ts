@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { sql } from 'kysely';
 import { coalesced, postgresDataVersion, sqliteDataVersion } from '../../src/cache/data-version.js';
+import { APPLICATION_NAME } from '../../src/db/direct.js';
 import { connect, type DatabaseHandle } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { createTestDatabase, testDialects } from '../helpers/databases.js';
@@ -53,7 +55,7 @@ for (const dialect of await testDialects()) {
       const theirs = connect(database.url);
       try {
         await migrateToLatest(mine.db, mine.dialect);
-        const versionOf = (handle: DatabaseHandle) => (handle.sqlite ? sqliteDataVersion(handle.sqlite) : postgresDataVersion(handle.db));
+        const versionOf = (handle: DatabaseHandle) => (handle.sqlite ? sqliteDataVersion(handle.sqlite) : postgresDataVersion(handle.db, handle.direct));
         const [ours, other] = [versionOf(mine), versionOf(theirs)];
         const start = await ours.current();
         await mine.db.insertInto('settings').values({ key: 'mine', value: '1' }).execute();
@@ -70,6 +72,29 @@ for (const dialect of await testDialects()) {
       } finally {
         await theirs.close();
         await mine.close();
+        await database.drop();
+      }
+    });
+  });
+}
+
+for (const dialect of (await testDialects()).filter((name) => name === 'postgres')) {
+  describe(`data version: its own connection [${dialect}]`, () => {
+    it('is read on a connection of its own; when that connection dies, through the pool, never stale', async () => {
+      const database = await createTestDatabase(dialect);
+      const handle = connect(database.url);
+      try {
+        await migrateToLatest(handle.db, handle.dialect);
+        const version = postgresDataVersion(handle.db, handle.direct);
+        const before = await version.current();
+        const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = ${APPLICATION_NAME} AND datname = current_database()`.execute(handle.db);
+        assert.equal(rows[0].n, 1, 'the read went through its own connection');
+        await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = ${APPLICATION_NAME} AND datname = current_database()`.execute(handle.db);
+        await version.bump();
+        const after = await version.current();
+        assert.equal(Number(after), Number(before) + 1, 'read through the pool once its own connection is gone');
+      } finally {
+        await handle.close();
         await database.drop();
       }
     });
