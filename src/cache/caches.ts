@@ -37,6 +37,8 @@ export interface Caches {
   readonly termRows: VersionedCache<TermRow>;
   /** Posts' base rows (type, status, author, password) that single reads check before rendering. */
   readonly postBases: VersionedCache<PostBase>;
+  /** Post ids by type and slug, for reads by slug. */
+  readonly slugIds: VersionedCache<number>;
   /** Whole ordered results of searches and of lists of moderate size, so pages are slices. */
   readonly idLists: VersionedCache<number[]>;
 }
@@ -52,6 +54,7 @@ export function createCaches(handle: DatabaseHandle, responseCache: boolean): Ca
     linkedRows: new VersionedCache<LinkedRow>(5_000, 5_000),
     termRows: new VersionedCache<TermRow>(5_000, 5_000),
     postBases: new VersionedCache<PostBase>(20_000, 20_000),
+    slugIds: new VersionedCache<number>(20_000, 20_000),
     idLists: new VersionedCache<number[]>(1_000, 2_000_000, (ids) => ids.length),
   };
 }

@@ -143,6 +143,16 @@ for (const dialect of await testDialects()) {
       assert.equal(res.status, 200);
       assert.deepEqual(res.json, (await t.api.get(`/events/${event.id}`)).json);
     });
+
+    it('by slug, read again after the slug changed: the old slug is 404 and the new one answers at once', async () => {
+      const event = await createEvent(t.api, { title: 'Slug Before' });
+      for (let read = 0; read < 2; read++) assert.equal((await t.api.get('/events/by-slug/slug-before', { as: 'editor' })).json.id, event.id);
+      assert.equal((await t.api.patch(`/events/${event.id}`, { slug: 'slug-after' }, { as: 'editor' })).status, 200);
+      assertError(await t.api.get('/events/by-slug/slug-before', { as: 'editor' }), 404, { code: 'rest-event-not-found', message: 'Event with slug slug-before does not exist.', data: { status: 404 } });
+      assert.equal((await t.api.get('/events/by-slug/slug-after', { as: 'editor' })).json.id, event.id);
+      assert.equal((await t.api.delete(`/events/${event.id}`, { as: 'editor' })).status, 200);
+      assert.equal((await t.api.get('/events/by-slug/slug-after', { as: 'editor' })).status, 404, 'trashed: the slug is gone with it');
+    });
   });
 
   describe(`events: json_ld and embedded objects [${dialect}]`, () => {

@@ -84,15 +84,39 @@ export async function loadBundles(ctx: RequestContext, rows: repo.EventRow[], db
  * known, it is taken from the event's full row, read in the same round trip and handed on for
  * rendering (on PostgreSQL a first read is then one round trip, not two).
  */
-async function readableBase(ctx: RequestContext, id: number): Promise<{ base: posts.PostBase; row?: repo.EventRow }> {
+async function readableBase(ctx: RequestContext, id: number): Promise<{ base: posts.PostBase | undefined; row?: repo.EventRow }> {
   const version = await ctx.dataVersion();
   const cached = ctx.app.caches.postBases.get(String(id), version);
-  if (cached) return { base: requireEvent(cached, id) };
+  if (cached) return { base: cached };
   const [row] = await repo.findEvents(ctx.db, [id], languages(ctx));
   const base = row
     ? { id, type: 'event', author_id: row.author_id, status: row.status, slug: row.slug, password: row.password, lang: row.lang, published_at: row.published_at }
     : await posts.findPostBase(ctx.db, id);
   if (base) ctx.app.caches.postBases.set(String(id), version, base);
+  return { base, row };
+}
+
+/**
+ * A read by slug: the slug's event id is reused until data changes, and the rest is a read by id
+ * (on PostgreSQL a repeated read by slug then costs no round trip but the data version's).
+ */
+async function readableBySlug(ctx: RequestContext, slug: string): Promise<{ base: posts.PostBase; row?: repo.EventRow }> {
+  const version = await ctx.dataVersion();
+  const key = `event|${slug}`;
+  let id = ctx.app.caches.slugIds.get(key, version);
+  if (id === undefined) {
+    id = await posts.findPostIdBySlug(ctx.db, 'event', slug);
+    if (id !== undefined) ctx.app.caches.slugIds.set(key, version, id);
+  }
+  const { base, row } = id !== undefined ? await readableBase(ctx, id) : { base: undefined };
+  if (!base || base.type !== 'event') throw slugNotFound(slug);
+  return { base, row };
+}
+
+const slugNotFound = (slug: string) => new ApiError('rest-event-not-found', { message: 'rest_event_slug_not_found', vars: { slug } });
+
+async function readableById(ctx: RequestContext, id: number): Promise<{ base: posts.PostBase; row?: repo.EventRow }> {
+  const { base, row } = await readableBase(ctx, id);
   return { base: requireEvent(base, id), row };
 }
 
@@ -106,7 +130,7 @@ async function resolveEvent(ctx: RequestContext, ref: EventRef, db: Executor = c
   if ('slug' in ref) {
     const id = await posts.findPostIdBySlug(db, 'event', ref.slug);
     const post = id !== undefined ? await posts.findPostBase(db, id) : undefined;
-    if (!post) throw new ApiError('rest-event-not-found', { message: 'rest_event_slug_not_found', vars: { slug: ref.slug } });
+    if (!post) throw slugNotFound(ref.slug);
     return post;
   }
   return requireEvent(await posts.findPostBase(db, ref.id), ref.id);
@@ -131,7 +155,7 @@ export async function readEvent(ctx: RequestContext, ref: EventRef, password: st
  * full row when the checks had to read it.
  */
 export async function checkReadable(ctx: RequestContext, ref: EventRef, password: string | undefined): Promise<{ id: number; row?: repo.EventRow }> {
-  const { base: post, row } = 'id' in ref ? await readableBase(ctx, ref.id) : { base: await resolveEvent(ctx, ref), row: undefined };
+  const { base: post, row } = 'id' in ref ? await readableById(ctx, ref.id) : await readableBySlug(ctx, ref.slug);
   if (post.status === 'trash') throw new ApiError('event-no-longer-available');
   if (!canReadPost(ctx.caller, post)) throw new ApiError('event-not-accessible');
   if (post.password !== '' && password !== post.password && !canEditPost(ctx.caller, post)) throw new ApiError('event-password-protected');
