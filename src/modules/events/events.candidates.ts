@@ -298,12 +298,11 @@ class Snapshot {
     const { ids, starts, ends } = this;
     const { floor, ceiling } = startRange(query);
     const { low: endLow, high: endHigh } = endRange(query);
-    const termSets = query.termSets.map((set) => new Set(set));
     const termBits = query.termSets.map((set) => this.eventsWithAnyTerm(set));
     // Known to match only if every word could be looked up; events written since go to the exact query if their keys and terms fit.
     const decisive = query.complete && words.length === query.words.length && excluded.length === query.excluded.length;
     const matching: Candidates['matching'] = { ids: [], keys: [] };
-    const unsure = [...written].filter(([, event]) => event !== null && (event === undefined || writtenMayMatch(event, query, termSets))).map(([id]) => id);
+    const unsure = writtenThatMayMatch(written, query);
     // The rarest word's events, in list order, drive the walk through the window; without a word, every event in it.
     const driver = words.reduce<Int32Array | undefined>((rarest, set) => (!rarest || set.positions.length < rarest.length ? set.positions : rarest), undefined);
     const first = this.firstAtOrAfter(floor);
@@ -391,11 +390,15 @@ function inAll(id: number, words: readonly WordSet[], bitSets: readonly Bits[]):
   return true;
 }
 
-/** Whether a written event's keys and terms fit the query; its words are left to the exact query. */
-function writtenMayMatch(event: repo.ListedEventWithTerms, query: CandidateQuery, termSets: readonly ReadonlySet<number>[]): boolean {
+/** Written events whose keys and terms fit the query, or which are unknown; their words are left to the exact query. */
+function writtenThatMayMatch(written: WrittenEvents, query: CandidateQuery): number[] {
+  if (written.size === 0) return [];
   const { floor, ceiling } = startRange(query);
   const { low, high } = endRange(query);
-  return event.start_key >= floor && event.start_key <= ceiling && event.end_key >= low && event.end_key <= high && termSets.every((set) => event.term_ids.some((id) => set.has(id)));
+  const termSets = query.termSets.map((set) => new Set(set));
+  const fits = (event: repo.ListedEventWithTerms) =>
+    event.start_key >= floor && event.start_key <= ceiling && event.end_key >= low && event.end_key <= high && termSets.every((set) => event.term_ids.some((id) => set.has(id)));
+  return [...written].filter(([, event]) => event !== null && (event === undefined || fits(event))).map(([id]) => id);
 }
 
 /** The first index of ascending `values` holding `value` or more. */
