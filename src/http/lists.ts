@@ -59,20 +59,21 @@ function normaliseQueryValue(value: unknown): QueryValue {
 
 const COMMA = Buffer.from(',');
 
-/** Serialised items with a comma between each two, for a JSON array assembled from cached bytes. */
-export function withCommas(items: readonly Buffer[]): Buffer[] {
-  return items.flatMap((item, i) => (i === 0 ? [item] : [COMMA, item]));
-}
-
 /**
  * Sends the list envelope of events, venues and organizers (API.md §9) assembled around items that
- * are already serialised UTF-8 JSON (cached representations), in TEC's key order.
+ * are already serialised UTF-8 JSON (cached representations, each in one or more parts), in TEC's key order.
  */
-export function sendList(reply: FastifyReply, key: string, items: readonly Buffer[], links: PageLinks, total: number, pages: number): FastifyReply {
+export function sendList(reply: FastifyReply, key: string, items: readonly (readonly Buffer[])[], links: PageLinks, total: number, pages: number): FastifyReply {
   const parts = [`"rest_url":${JSON.stringify(links.rest_url)}`];
   if (links.next_rest_url) parts.push(`"next_rest_url":${JSON.stringify(links.next_rest_url)}`);
   if (links.previous_rest_url) parts.push(`"previous_rest_url":${JSON.stringify(links.previous_rest_url)}`);
   parts.push(`"total":${total}`, `"total_pages":${pages}`);
-  const chunks = [Buffer.from(`{"${key}":[`), ...withCommas(items), Buffer.from(`],${parts.join(',')}}`)];
+  // A plain loop: flatMap over the items' parts was a sixth of a 50-event list's time.
+  const chunks: Buffer[] = [Buffer.from(`{"${key}":[`)];
+  for (const [i, item] of items.entries()) {
+    if (i > 0) chunks.push(COMMA);
+    for (const part of item) chunks.push(part);
+  }
+  chunks.push(Buffer.from(`],${parts.join(',')}}`));
   return reply.type('application/json; charset=utf-8').send(concatForResponse(chunks, reply.raw));
 }

@@ -1,9 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { viewerKey } from '../posts/posts.viewer.js';
-import type { Fragment } from '../../cache/caches.js';
+import { ENTRY_OVERHEAD, ownBuffer, type Fragment } from '../../cache/caches.js';
 import type { RequestContext } from '../../http/context.js';
 import { compileSerializer } from '../../http/json.js';
-import { withCommas } from '../../http/lists.js';
 import { canEditPost } from '../posts/posts.rules.js';
 import { ImageSchema } from '../images/images.js';
 import { JsonLdSchema } from '../linked/linked.schemas.js';
@@ -31,66 +30,92 @@ const serializeOrganizer = compileSerializer(OrganizerSchema, [ImageSchema]);
 const serializeJsonLd = compileSerializer(JsonLdSchema, []);
 
 const bytes = (text: string) => Buffer.from(text);
+const COMMA = bytes(',');
 const CATEGORIES_OPEN = bytes(',"categories":[');
 const TAGS_OPEN = bytes('],"tags":[');
 const VENUE_OPEN = bytes('],"venue":');
-const NO_VENUE = bytes('[]');
+const NO_VENUE = bytes('],"venue":[]');
 const ORGANIZER_OPEN = bytes(',"organizer":[');
 const CUSTOM_FIELDS = bytes('],"custom_fields":[]');
 const JSON_LD_OPEN = bytes(',"json_ld":');
 const CLOSE = bytes('}');
+const LIST_TAIL = bytes('],"custom_fields":[]}');
+
+const prefixedCopies = new WeakMap<Buffer, Map<Buffer, Buffer>>();
+
+/**
+ * `prefix` then `shared` in one buffer of its own, made once per pair and kept while `shared` is:
+ * events hold half as many parts, and a 50-event list copied each part separately (a tenth slower).
+ */
+function prefixed(prefix: Buffer, shared: Buffer): Buffer {
+  let copies = prefixedCopies.get(shared);
+  if (!copies) prefixedCopies.set(shared, (copies = new Map()));
+  let joined = copies.get(prefix);
+  if (!joined) {
+    joined = Buffer.allocUnsafeSlow(prefix.length + shared.length);
+    prefix.copy(joined);
+    shared.copy(joined, prefix.length);
+    copies.set(prefix, joined);
+  }
+  return joined;
+}
+
+/** The elements of a JSON array, each with what precedes it: `open` (which also closes the previous key) or a comma. */
+function elements(open: Buffer, items: readonly Buffer[]): Buffer[] {
+  return items.length === 0 ? [open] : items.map((item, i) => prefixed(i === 0 ? open : COMMA, item));
+}
 
 /**
  * A venue, organizer or term as embedded in events: the same few hundred appear in thousands of
- * events, so each is rendered once per language until data changes, and events are assembled
- * around these bytes.
+ * events, so each is rendered once per language until data changes, and events hold these bytes by reference.
  */
 function embedded<Row extends { id: number }>(ctx: RequestContext, version: string, kind: string, row: Row, render: (row: Row) => string): Buffer {
   const key = `embedded|${kind}|${row.id}|${ctx.lang}|${ctx.language.source}`;
   const cached = ctx.app.caches.fragments.get(key, version);
-  if (cached) return cached.json;
-  const json = bytes(render(row));
-  ctx.app.caches.fragments.set(key, version, { json });
+  if (cached) return cached.json[0];
+  const json = ownBuffer(render(row));
+  ctx.app.caches.fragments.set(key, version, { json: [json], bytes: json.length + ENTRY_OVERHEAD });
   return json;
 }
 
-/** An event's JSON in TEC's key order (API.md §8): its own keys, then the embedded objects. */
-function eventJson(ctx: RequestContext, version: string, bundle: EventBundle, jsonLd: boolean): Buffer {
+/**
+ * An event's JSON in TEC's key order (API.md §8): its own keys, then the embedded objects, in parts;
+ * `own`: the bytes of the parts that belong to this event alone.
+ */
+function eventJson(ctx: RequestContext, version: string, bundle: EventBundle, jsonLd: boolean): { json: Buffer[]; own: number } {
   const head = serializeHead(presentEventHead(ctx, bundle.row));
   const term = (taxonomy: Taxonomy) => (row: TermRow) => embedded(ctx, version, taxonomy.key, row, () => serializeTerm(presentEmbeddedTerm(row, taxonomy, ctx.urls)));
   const linked = (kind: string, present: (row: LinkedRow) => Record<string, unknown>, serialize: (value: unknown) => string) => (row: LinkedRow) =>
     embedded(ctx, version, `${kind}|${jsonLd ? 1 : 0}`, row, () => serialize(present(row)));
   const venue = linked('venue', (row) => presentVenue(ctx, row, { jsonLd }), serializeVenue);
   const organizer = linked('organizer', (row) => presentOrganizer(ctx, row, { jsonLd }), serializeOrganizer);
-  return Buffer.concat([
-    bytes(head.slice(0, -1)),
-    CATEGORIES_OPEN,
-    ...withCommas(bundle.categories.map(term(CATEGORIES))),
-    TAGS_OPEN,
-    ...withCommas(bundle.tags.map(term(TAGS))),
-    VENUE_OPEN,
-    bundle.venue ? venue(bundle.venue) : NO_VENUE,
-    ORGANIZER_OPEN,
-    ...withCommas(bundle.organizers.map(organizer)),
-    CUSTOM_FIELDS,
-    ...(jsonLd ? [JSON_LD_OPEN, bytes(serializeJsonLd(presentEventJsonLd(ctx, bundle)))] : []),
-    CLOSE,
-  ]);
+  const own = ownBuffer(head.slice(0, -1));
+  const json = [
+    own,
+    ...elements(CATEGORIES_OPEN, bundle.categories.map(term(CATEGORIES))),
+    ...elements(TAGS_OPEN, bundle.tags.map(term(TAGS))),
+    bundle.venue ? prefixed(VENUE_OPEN, venue(bundle.venue)) : NO_VENUE,
+    ...elements(ORGANIZER_OPEN, bundle.organizers.map(organizer)),
+  ];
+  if (!jsonLd) return { json: [...json, LIST_TAIL], own: own.length };
+  // A single read sends one event alone: joined once here, it is not copied together on every read.
+  const whole = Buffer.concat([...json, CUSTOM_FIELDS, JSON_LD_OPEN, bytes(serializeJsonLd(presentEventJsonLd(ctx, bundle))), CLOSE]);
+  return { json: [whole], own: whole.length };
 }
 
 /**
- * Events as UTF-8 JSON in the order of `ids`, each rendered once and reused from the fragment
- * cache until data changes (issue "benchmark harness": no per-request re-rendering, no N+1).
+ * Events as UTF-8 JSON (each in parts) in the order of `ids`, each rendered once and reused from
+ * the fragment cache until data changes (issue "benchmark harness": no per-request re-rendering, no N+1).
  * A protected event keeps its blanked form beside the whole one, for readers who have not unlocked it.
  * `knownRows`: rows the caller has already read, in the request's language.
  */
-export async function renderEvents(ctx: RequestContext, ids: readonly number[], options: { jsonLd: boolean; password?: string }, knownRows: readonly EventRow[] = []): Promise<Buffer[]> {
+export async function renderEvents(ctx: RequestContext, ids: readonly number[], options: { jsonLd: boolean; password?: string }, knownRows: readonly EventRow[] = []): Promise<(readonly Buffer[])[]> {
   const version = await ctx.dataVersion();
   const cache = ctx.app.caches.fragments;
   const keyOf = (id: number) => `event|${id}|${ctx.lang}|${ctx.language.source}|${options.jsonLd ? 1 : 0}|${viewerKey(ctx.caller)}`;
   const locked = (lock: Fragment['lock'] & object) => lock.password !== '' && lock.password !== options.password && !canEditPost(ctx.caller, lock);
-  const shown = (fragment: Fragment) => (fragment.lock && locked(fragment.lock) ? fragment.blanked! : fragment.json);
-  const result = new Map<number, Buffer>();
+  const shown = (fragment: Fragment) => (fragment.lock && locked(fragment.lock) ? [fragment.blanked!] : fragment.json);
+  const result = new Map<number, readonly Buffer[]>();
   const missing: number[] = [];
   for (const id of ids) {
     const cached = cache.get(keyOf(id), version);
@@ -103,11 +128,15 @@ export async function renderEvents(ctx: RequestContext, ids: readonly number[], 
     const bundles = await loadBundles(ctx, [...known, ...(await findEvents(ctx.db, unread, languages(ctx)))]);
     for (const bundle of bundles) {
       const { password, author_id, status } = bundle.row;
-      const fragment: Fragment = { json: eventJson(ctx, version, bundle, options.jsonLd), lock: { password, author_id, status } };
-      if (password !== '') fragment.blanked = bytes(serializeEvent(presentEvent(ctx, bundle, { jsonLd: false, blanked: true })));
+      const { json, own } = eventJson(ctx, version, bundle, options.jsonLd);
+      const fragment: Fragment = { json, bytes: own + ENTRY_OVERHEAD, lock: { password, author_id, status } };
+      if (password !== '') {
+        fragment.blanked = ownBuffer(serializeEvent(presentEvent(ctx, bundle, { jsonLd: false, blanked: true })));
+        fragment.bytes += fragment.blanked.length;
+      }
       cache.set(keyOf(bundle.row.id), version, fragment);
       result.set(bundle.row.id, shown(fragment));
     }
   }
-  return ids.map((id) => result.get(id)).filter((json): json is Buffer => json !== undefined);
+  return ids.map((id) => result.get(id)).filter((json): json is readonly Buffer[] => json !== undefined);
 }

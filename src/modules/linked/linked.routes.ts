@@ -1,5 +1,6 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { ENTRY_OVERHEAD, ownBuffer } from '../../cache/caches.js';
 import { callerCan } from '../../auth/caller.js';
 import type { ArgsSpec, ParsedArgs } from '../../http/args.js';
 import type { RequestContext } from '../../http/context.js';
@@ -68,21 +69,21 @@ export function registerLinkedRoutes(app: FastifyInstance, registry: RouteRegist
   const ref = Type.Ref(resource.schema);
   const serialize = compileSerializer(resource.schema, [ImageSchema]);
   /** List items as UTF-8 JSON, rendered once and reused until data changes (as events). */
-  const renderList = async (ctx: RequestContext, ids: readonly number[]): Promise<Buffer[]> => {
+  const renderList = async (ctx: RequestContext, ids: readonly number[]): Promise<(readonly Buffer[])[]> => {
     const version = await ctx.dataVersion();
     const keyOf = (id: number) => `${kind.type}|${id}|${ctx.lang}|${ctx.language.source}|${viewerKey(ctx.caller)}`;
-    const found = new Map<number, Buffer>();
+    const found = new Map<number, readonly Buffer[]>();
     const missing = ids.filter((id) => {
       const cached = ctx.app.caches.fragments.get(keyOf(id), version);
       if (cached !== undefined) found.set(id, cached.json);
       return cached === undefined;
     });
     for (const row of (await findLinkedMany(ctx.db, kind, missing, languages(ctx))).values()) {
-      const json = Buffer.from(serialize(resource.present(ctx, row, { jsonLd: false })));
-      ctx.app.caches.fragments.set(keyOf(row.id), version, { json });
-      found.set(row.id, json);
+      const json = ownBuffer(serialize(resource.present(ctx, row, { jsonLd: false })));
+      ctx.app.caches.fragments.set(keyOf(row.id), version, { json: [json], bytes: json.length + ENTRY_OVERHEAD });
+      found.set(row.id, [json]);
     }
-    return ids.map((id) => found.get(id)).filter((json): json is Buffer => json !== undefined);
+    return ids.map((id) => found.get(id)).filter((json): json is readonly Buffer[] => json !== undefined);
   };
   const tags = [kind.path];
 
