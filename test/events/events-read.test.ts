@@ -332,3 +332,27 @@ for (const dialect of await testDialects()) {
     });
   });
 }
+
+for (const dialect of await testDialects()) {
+  describe(`events: lists assembled from cached parts (API.md §8, §9) [${dialect}]`, () => {
+    const t = useTestApp(dialect);
+
+    it('list an event exactly as its write presents it, with none, one or several of each embedded object, before and after caching', async () => {
+      const venue = await t.api.post('/venues', { venue: 'Parts Hall' }, { as: 'administrator' });
+      const organizers = await Promise.all(['Parts One', 'Parts Two'].map(async (name) => (await t.api.post('/organizers', { organizer: name }, { as: 'administrator' })).json.id));
+      const created = [
+        await createEvent(t.api, { title: 'Parts bare' }),
+        await createEvent(t.api, { title: 'Parts full', venue: venue.json.id, organizer: organizers, categories: ['Parts A', 'Parts B'], tags: ['parts-x', 'parts-y', 'parts-z'] }),
+        await createEvent(t.api, { title: 'Parts one each', venue: venue.json.id, organizer: [organizers[1]], categories: ['Parts C'], tags: ['parts-w'] }),
+      ];
+      assert.deepEqual(created[1].tags.map((tag: Json) => tag.name), ['parts-x', 'parts-y', 'parts-z']);
+      const query = { include: created.map((event) => event.id).join(','), per_page: 10 };
+      const first = await t.api.get('/events', { query });
+      const again = await t.api.get('/events', { query });
+      assert.equal(first.status, 200, first.text);
+      assert.equal(again.text, first.text, 'the cached parts give the same bytes');
+      const byId = new Map(first.json.events.map((event: Json) => [event.id, event]));
+      for (const event of created) assert.deepEqual(byId.get(event.id), event, event.title);
+    });
+  });
+}
