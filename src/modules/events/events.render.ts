@@ -104,8 +104,9 @@ function eventJson(ctx: RequestContext, version: string, bundle: EventBundle, js
 }
 
 /**
- * Events as UTF-8 JSON (each in parts) in the order of `ids`, each rendered once and reused from
- * the fragment cache until data changes (issue "benchmark harness": no per-request re-rendering, no N+1).
+ * Events as UTF-8 JSON in the order of `ids`: in parts for lists, in one part with `jsonLd` (single
+ * reads) or when blanked. Each is rendered once and reused from the fragment cache until data
+ * changes (issue "benchmark harness": no per-request re-rendering, no N+1).
  * A protected event keeps its blanked form beside the whole one, for readers who have not unlocked it.
  * `knownRows`: rows the caller has already read, in the request's language.
  */

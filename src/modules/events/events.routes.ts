@@ -6,7 +6,6 @@ import type { RequestContext } from '../../http/context.js';
 import { formatDb } from '../../http/dates.js';
 import { pageLinks, sendList, setListHeaders, totalPages } from '../../http/lists.js';
 import { registerRoute, type RouteRegistry } from '../../http/routes.js';
-import { concatForResponse } from '../../http/reused-buffers.js';
 import { errorResponses } from '../../http/schemas.js';
 import type { Query } from '../../http/urls.js';
 import { listEventPage, type EffectiveBounds, type EventListInput } from './events.list.js';
@@ -107,8 +106,8 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
       handler: async ({ ctx, args, params }, reply) => {
         if (args.context !== 'edit') {
           const { id, row } = await service.checkReadable(ctx, refOf(params), args.password);
-          const [json] = await renderEvents(ctx, [id], { jsonLd: true, password: args.password }, row ? [row] : []);
-          return reply.type('application/json; charset=utf-8').send(json.length === 1 ? json[0] : concatForResponse(json, reply.raw));
+          const [[json]] = await renderEvents(ctx, [id], { jsonLd: true, password: args.password }, row ? [row] : []);
+          return reply.type('application/json; charset=utf-8').send(json);
         }
         const bundle = await service.readEvent(ctx, refOf(params), args.password);
         const event = presentEvent(ctx, bundle, { jsonLd: true, blanked: false });
