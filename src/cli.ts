@@ -5,6 +5,7 @@
  * line of standard output (a fixed form scripts rely on); passwords are printed nowhere else.
  */
 import { parseArgs } from 'node:util';
+import { postgresDataVersion } from './cache/data-version.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { connect } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
@@ -51,6 +52,8 @@ interface Command {
   readonly args: readonly string[];
   readonly options?: readonly OptionName[];
   readonly required?: readonly OptionName[];
+  /** Writes content (events, venues…) that running servers may hold in their caches. */
+  readonly writesContent?: boolean;
   /** Returns the lines for standard output. */
   run(context: Context): Promise<string[]>;
 }
@@ -131,6 +134,7 @@ const COMMANDS: Record<string, Command> = {
     summary: 'fill an empty calendar with realistic data (default 10000 events), with a progress bar',
     args: [],
     options: ['events'],
+    writesContent: true,
     run: async ({ db, config, options }) => {
       const events = options.events === undefined ? 10_000 : positiveId(options.events);
       if ((await db.selectFrom('posts').select('id').limit(1).execute()).length > 0) throw new UserError('seed needs an empty calendar (no events, venues or organizers yet)');
@@ -209,7 +213,12 @@ async function execute(config: Config, command: Command, input: Input): Promise<
   const handle = connect(config.databaseUrl);
   try {
     const applied = await migrateToLatest(handle.db, handle.dialect);
-    return await command.run({ ...input, db: handle.db, config, applied, now: now() });
+    const lines = await command.run({ ...input, db: handle.db, config, applied, now: now() });
+    // Running PostgreSQL servers drop their caches when the shared version moves (cache/data-version.ts);
+    // SQLite's own data_version already moved with our commits. Changes to users and application
+    // passwords move it in their own transaction (migration 0009).
+    if (command.writesContent && handle.dialect === 'postgres') await postgresDataVersion(handle.db).bump();
+    return lines;
   } finally {
     await handle.close();
   }

@@ -3,6 +3,7 @@ import { postgresDataVersion, sqliteDataVersion, type DataVersion } from './data
 import type { LinkedRow } from '../modules/linked/linked.repository.js';
 import type { TermRow } from '../modules/terms/terms.repository.js';
 import type { PostBase } from '../modules/posts/posts.repository.js';
+import type { CredentialRow } from '../modules/users/users.repository.js';
 import { VersionedCache } from './lru.js';
 
 export interface CachedResponse {
@@ -55,6 +56,8 @@ export interface Caches {
   readonly slugIds: VersionedCache<number>;
   /** Whole ordered results of searches and of lists of moderate size, so pages are slices. */
   readonly idLists: VersionedCache<number[]>;
+  /** Application passwords found, by hash: on PostgreSQL a lookup is a round trip on every authenticated request. */
+  readonly credentials: VersionedCache<CredentialRow>;
 }
 
 const MB = 1024 * 1024;
@@ -70,5 +73,6 @@ export function createCaches(handle: DatabaseHandle, responseCache: boolean): Ca
     postBases: new VersionedCache<PostBase>(20_000, 20_000),
     slugIds: new VersionedCache<number>(20_000, 20_000),
     idLists: new VersionedCache<number[]>(1_000, 2_000_000, (ids) => ids.length),
+    credentials: new VersionedCache<CredentialRow>(1_000, 1_000),
   };
 }

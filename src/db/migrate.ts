@@ -8,6 +8,7 @@ import * as cacheState from './migrations/0005_cache_state.js';
 import * as search from './migrations/0006_search_documents.js';
 import * as exactSearch from './migrations/0007_exact_search_documents.js';
 import * as inexactIndex from './migrations/0008_inexact_search_documents_index.js';
+import * as credentialChanges from './migrations/0009_credential_changes_bump_version.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -23,6 +24,7 @@ const STEPS: Record<string, DialectMigration> = {
   '0006_search_documents': search,
   '0007_exact_search_documents': exactSearch,
   '0008_inexact_search_documents_index': inexactIndex,
+  '0009_credential_changes_bump_version': credentialChanges,
 };
 
 class StaticProvider implements MigrationProvider {

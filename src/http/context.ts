@@ -43,12 +43,17 @@ declare module 'fastify' {
   }
 }
 
-export function createContext(app: AppState, language: LanguageForm, caller: Caller | null): RequestContext {
+/** The data version of one request, read at most once, when first asked for (see RequestContext.dataVersion). */
+export function versionOnce(app: AppState): () => Promise<string> {
+  let version: Promise<string> | undefined;
+  return () => (version ??= app.caches.version.current());
+}
+
+export function createContext(app: AppState, language: LanguageForm, caller: Caller | null, dataVersion = versionOnce(app)): RequestContext {
   const siteZone = zoneOf(app.config.siteTimezone);
   // "now" is read once per request, and only by requests that need it (most cached reads do not).
   let now: DateTime | undefined;
   const clockNow = () => (now ??= DateTime.fromJSDate(app.clock(), { zone: siteZone }));
-  let version: Promise<string> | undefined;
   return {
     app,
     config: app.config,
@@ -68,7 +73,7 @@ export function createContext(app: AppState, language: LanguageForm, caller: Cal
       caller,
       config: app.config,
     },
-    dataVersion: () => (version ??= app.caches.version.current()),
+    dataVersion,
   };
 }
 

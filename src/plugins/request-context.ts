@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Caller } from '../auth/caller.js';
 import { ApiError, invalidParam } from '../errors.js';
-import { createContext, languageParameter, normaliseLanguage, type AppState } from '../http/context.js';
+import { createContext, languageParameter, normaliseLanguage, versionOnce, type AppState } from '../http/context.js';
 import type { LanguageForm } from '../http/urls.js';
 import type { Language } from '../i18n/languages.js';
 import { authenticate } from '../modules/users/users.service.js';
@@ -41,16 +41,13 @@ function decodeBasic(value: string): { login: string; password: string } | undef
  * The caller of a request (API.md §4): none without an Authorization header; HTTP Basic or Bearer
  * with an application password; anything malformed or wrong is 401, never a silent anonymous.
  */
-export async function resolveCaller(app: AppState, header: string | undefined): Promise<Caller | null> {
+export async function resolveCaller(app: AppState, header: string | undefined, dataVersion: () => Promise<string>): Promise<Caller | null> {
   if (header === undefined || header.trim() === '') return null;
   const [scheme, value = ''] = header.trim().split(/\s+/, 2);
-  let caller: Caller | undefined;
-  if (/^basic$/i.test(scheme)) {
-    const credentials = decodeBasic(value);
-    if (credentials) caller = await authenticate(app.db, credentials.login, credentials.password);
-  } else if (/^bearer$/i.test(scheme) && value !== '') {
-    caller = await authenticate(app.db, null, value);
-  }
+  const credentials = /^basic$/i.test(scheme) ? decodeBasic(value) : /^bearer$/i.test(scheme) && value !== '' ? { login: null, password: value } : undefined;
+  if (!credentials) throw new ApiError('incorrect_password');
+  const cache = { rows: app.caches.credentials, version: await dataVersion() };
+  const caller = await authenticate(app.db, credentials.login, credentials.password, cache);
   if (!caller) throw new ApiError('incorrect_password');
   return caller;
 }
@@ -59,7 +56,8 @@ export function registerRequestContext(app: FastifyInstance, state: AppState): v
   app.decorateRequest('calendarContext', null);
   app.addHook('preValidation', async (request) => {
     const language = resolveLanguage(request, state.config.defaultLanguage);
-    const caller = await resolveCaller(state, request.headers.authorization);
-    request.calendarContext = createContext(state, language, caller);
+    const dataVersion = versionOnce(state);
+    const caller = await resolveCaller(state, request.headers.authorization, dataVersion);
+    request.calendarContext = createContext(state, language, caller, dataVersion);
   });
 }

@@ -2,6 +2,9 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
 import { connect, type DatabaseHandle } from '../../src/db/connect.js';
 import { authenticate } from '../../src/modules/users/users.service.js';
 import { createTestDatabase, testDialects, type TestDatabase } from '../helpers/databases.js';
@@ -138,6 +141,57 @@ for (const dialect of await testDialects()) {
       assert.equal(result.status, 0, result.stderr);
       assert.equal(await authenticate(handle.db, 'alice', first), undefined);
       assert.deepEqual(await handle.db.selectFrom('users').select('login').execute(), []);
+    });
+  });
+}
+
+/**
+ * A server caches the credentials it has found and the lists it has counted: what the CLI changes
+ * from its own process must still show on the very next request.
+ */
+for (const dialect of await testDialects()) {
+  describe(`a running server sees the cli's changes at once [${dialect}]`, () => {
+    let database: TestDatabase;
+    let app: FastifyInstance;
+    const basic = (password: string) => `Basic ${Buffer.from(`alice:${password}`).toString('base64')}`;
+    const listAs = async (password: string) => (await app.inject({ url: '/calendar/events/v1/events', headers: { authorization: basic(password) } })).statusCode;
+    const createAs = async (password: string) =>
+      (await app.inject({ method: 'POST', url: '/calendar/events/v1/events', headers: { authorization: basic(password) }, payload: { title: 'By alice', start_date: '2026-12-01 18:00', end_date: '2026-12-01 20:00' } })).statusCode;
+    const total = async () => (await app.inject({ url: '/calendar/events/v1/events' })).json().total as number | undefined;
+
+    before(async () => {
+      database = await createTestDatabase(dialect);
+      app = await buildApp(loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent' }), { logger: false });
+    });
+    after(async () => {
+      await app?.close();
+      await database?.drop();
+    });
+
+    it('seed: the seeded events are listed', async () => {
+      assert.equal(await total(), 0);
+      assert.equal(await total(), 0);
+      assert.equal(cli(database.url, 'seed', '--events', '30').status, 0);
+      assert.ok(((await total()) ?? 0) > 0);
+    });
+
+    it('a revoked password, a lower role and a deleted user take effect on the next request', async () => {
+      const first = lastLine(cli(database.url, 'user:create', 'alice', '--role', 'editor'));
+      const second = lastLine(cli(database.url, 'app-password:create', 'alice', '--name', 'phone'));
+      assert.equal(await createAs(first), 201);
+      // After the last write, so that both passwords are cached under the current version.
+      for (const password of [first, second, first, second]) assert.equal(await listAs(password), 200);
+
+      const phone = cli(database.url, 'app-password:list', 'alice').lines.find((line) => line.includes('  phone  '));
+      assert.equal(cli(database.url, 'app-password:revoke', 'alice', phone!.split(' ')[0]).status, 0);
+      assert.equal(await listAs(second), 401);
+      assert.equal(await listAs(first), 200);
+
+      assert.equal(cli(database.url, 'user:role', 'alice', 'subscriber').status, 0);
+      assert.equal(await createAs(first), 403);
+
+      assert.equal(cli(database.url, 'user:delete', 'alice').status, 0);
+      assert.equal(await listAs(first), 401);
     });
   });
 }

@@ -1,6 +1,7 @@
 import { isRole, ROLES, type Role } from '../../auth/capabilities.js';
 import type { Caller } from '../../auth/caller.js';
 import { generateApplicationPassword, hashApplicationPassword } from '../../auth/passwords.js';
+import type { VersionedCache } from '../../cache/lru.js';
 import type { Db } from '../../db/schema.js';
 import * as users from './users.repository.js';
 
@@ -19,9 +20,25 @@ async function requireUser(db: Db, login: string): Promise<users.UserRow> {
   return user;
 }
 
-/** Resolves HTTP credentials to a caller; undefined when they match no application password. */
-export async function authenticate(db: Db, login: string | null, password: string): Promise<Caller | undefined> {
-  const credential = await users.findCredential(db, hashApplicationPassword(password));
+/** Credentials already found, by password hash, valid while the data version they were read under is current. */
+export interface CredentialCache {
+  rows: VersionedCache<users.CredentialRow>;
+  version: string;
+}
+
+/**
+ * Resolves HTTP credentials to a caller; undefined when they match no application password.
+ * Only found credentials are cached: every change to users or application passwords changes the
+ * data version (SQLite's data_version, PostgreSQL's trigger of migration 0009), so a revoked
+ * password or a changed role is seen by the next request.
+ */
+export async function authenticate(db: Db, login: string | null, password: string, cache?: CredentialCache): Promise<Caller | undefined> {
+  const hash = hashApplicationPassword(password);
+  let credential = cache?.rows.get(hash, cache.version);
+  if (!credential) {
+    credential = await users.findCredential(db, hash);
+    if (credential && cache) cache.rows.set(hash, cache.version, credential);
+  }
   if (!credential || !isRole(credential.role)) return undefined;
   if (login !== null && credential.login !== login) return undefined;
   return { userId: credential.user_id, login: credential.login, role: credential.role };
