@@ -2,6 +2,7 @@ import type { DatabaseHandle } from '../db/connect.js';
 import { postgresDataVersion, sqliteDataVersion, type DataVersion } from './data-version.js';
 import type { LinkedRow } from '../modules/linked/linked.repository.js';
 import type { TermRow } from '../modules/terms/terms.repository.js';
+import type { KeptList } from '../modules/events/events.list.js';
 import type { PostBase } from '../modules/posts/posts.repository.js';
 import type { CredentialRow } from '../modules/users/users.repository.js';
 import { VersionedCache } from './lru.js';
@@ -54,8 +55,10 @@ export interface Caches {
   readonly postBases: VersionedCache<PostBase>;
   /** Post ids by type and slug, for reads by slug. */
   readonly slugIds: VersionedCache<number>;
-  /** Whole ordered results of searches and of lists of moderate size, so pages are slices. */
+  /** Resolved term filters, and whole venue and organizer lists. */
   readonly idLists: VersionedCache<number[]>;
+  /** Ordered results of searches (the first pages of long ones) and of event lists of moderate size, so pages are slices. */
+  readonly eventLists: VersionedCache<KeptList>;
   /** Application passwords found, by hash: on PostgreSQL a lookup is a round trip on every authenticated request. */
   readonly credentials: VersionedCache<CredentialRow>;
 }
@@ -72,10 +75,11 @@ export function createCaches(handle: DatabaseHandle, responseCache: boolean): Ca
     termRows: new VersionedCache<TermRow>(5_000, 5_000),
     postBases: new VersionedCache<PostBase>(20_000, 20_000),
     slugIds: new VersionedCache<number>(20_000, 20_000),
-    // Entries are many small searches (a category, a word and a window give tens of ids) and a few
-    // whole lists; the id budget bounds the memory. With 1,000 entries the benchmark's 5,760 distinct
-    // `filtered` searches were nearly all misses: 20,000 took it from ~1,200 to ~1,830 req/s.
-    idLists: new VersionedCache<number[]>(20_000, 2_000_000, (ids) => ids.length),
+    idLists: new VersionedCache<number[]>(1_000, 1_000_000, (ids) => ids.length),
+    // Entries are many searches (a category, a word and a window give tens of ids at 100,000 events)
+    // and a few whole lists; the id budget bounds the memory. With 1,000 entries the benchmark's
+    // 5,760 distinct `filtered` searches were nearly all misses: 20,000 took it from ~1,200 to ~1,830 req/s.
+    eventLists: new VersionedCache<KeptList>(20_000, 2_000_000, (list) => list.ids.length),
     credentials: new VersionedCache<CredentialRow>(1_000, 1_000),
   };
 }

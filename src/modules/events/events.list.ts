@@ -208,10 +208,10 @@ export async function listEventPage(ctx: RequestContext, input: EventListInput):
   // page is a slice, until data changes. Other lists are read a page at a time with a cached count.
   const total = filter.search ? undefined : await countOnce(ctx, filter);
   if (total === undefined || (total <= WHOLE_LIST_LIMIT && (await isHot(ctx, filter, total)))) {
-    const all = await wholeList(ctx, filter);
-    const ids = all.slice((input.page - 1) * input.per_page, input.page * input.per_page);
+    const list = await keptList(ctx, filter, input.page * input.per_page);
+    const ids = list.ids.slice((input.page - 1) * input.per_page, input.page * input.per_page);
     if (ids.length === 0 && input.page > 1) throw new ApiError('event-archive-page-not-found');
-    return { ids, total: all.length, bounds };
+    return { ids, total: list.total, bounds };
   }
   const ids = await repo.listEventIds(ctx.db, filter, langs, input.per_page, (input.page - 1) * input.per_page);
   if (ids.length === 0 && input.page > 1) throw new ApiError('event-archive-page-not-found');
@@ -240,14 +240,28 @@ function filterKey(ctx: RequestContext, filter: repo.EventFilter): string {
   return `events|${viewerKey(caller)}|${ctx.lang}|${JSON.stringify(rest)}`;
 }
 
-async function wholeList(ctx: RequestContext, filter: repo.EventFilter): Promise<number[]> {
+/**
+ * Of a search with more matches than this, only the first ones are kept (at least up to the page
+ * asked for): at a million events one search can match thousands, and a few hundred such whole
+ * results filled the id budget that tens of thousands of first pages fit in.
+ */
+const SEARCH_HEAD = 500;
+
+/** An event list in order as kept between requests: its first `ids` (all of them unless a long search) of `total`. */
+export interface KeptList {
+  ids: number[];
+  total: number;
+}
+
+async function keptList(ctx: RequestContext, filter: repo.EventFilter, needed: number): Promise<KeptList> {
   const key = filterKey(ctx, filter);
   const version = await ctx.dataVersion();
-  const cached = ctx.app.caches.idLists.get(key, version);
-  if (cached) return cached;
+  const cached = ctx.app.caches.eventLists.get(key, version);
+  if (cached && (cached.ids.length === cached.total || cached.ids.length >= needed)) return cached;
   const ids = (await publicSearch(ctx, filter, version)) ?? (await repo.listEventIds(ctx.db, filter, languages(ctx)));
-  ctx.app.caches.idLists.set(key, version, ids);
-  return ids;
+  const kept = filter.search && ids.length > SEARCH_HEAD ? ids.slice(0, Math.max(SEARCH_HEAD, needed)) : ids;
+  ctx.app.caches.eventLists.set(key, version, { ids: kept, total: ids.length });
+  return { ids, total: ids.length };
 }
 
 /**

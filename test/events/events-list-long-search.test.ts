@@ -1,0 +1,43 @@
+import assert from 'node:assert/strict';
+import { before, describe, it } from 'node:test';
+import { testDialects } from '../helpers/databases.js';
+import { useTestApp } from '../helpers/app.js';
+import { insertEvent } from '../helpers/factories.js';
+import { refreshSearchDocument } from '../../src/modules/events/events.repository.js';
+
+// Of a search matching many events only the first pages are kept between requests
+// (events.list.ts): any page beyond them, and the totals, must still be exact.
+
+const MATCHING = 620;
+const FIRST = Date.UTC(2027, 0, 1) / 1000;
+
+for (const dialect of await testDialects()) {
+  describe(`GET /events search matching more events than are kept [${dialect}]`, () => {
+    const t = useTestApp(dialect);
+    const ids: number[] = [];
+
+    before(async () => {
+      await t.api.clearContent();
+      for (let i = 0; i < MATCHING; i++) {
+        const id = await insertEvent(t.api.db, { start: FIRST + i * 3600 });
+        await refreshSearchDocument(t.api.db, id);
+        ids.push(id);
+      }
+      await t.api.app.calendar.eventCandidates.prepare(await t.api.app.calendar.caches.version.current());
+    });
+
+    const page = async (n: number) => {
+      const res = await t.api.get('/events', { query: { search: 'factory', start_date: '2027-01-01', end_date: '2027-12-31', per_page: 50, page: n } });
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.json.total, MATCHING);
+      assert.equal(res.headers['x-wp-totalpages'], String(Math.ceil(MATCHING / 50)));
+      return res.json.events.map((e: { id: number }) => e.id);
+    };
+
+    it('every page, first or far beyond the kept ones, in list order, read again from the cache', async () => {
+      for (const n of [1, 2, 13, 1, 11, 13, 10]) assert.deepEqual(await page(n), ids.slice((n - 1) * 50, n * 50), `page ${n}`);
+      const beyond = await t.api.get('/events', { query: { search: 'factory', start_date: '2027-01-01', end_date: '2027-12-31', per_page: 50, page: 14 } });
+      assert.equal(beyond.status, 404);
+    });
+  });
+}
