@@ -5,7 +5,7 @@
  * line of standard output (a fixed form scripts rely on); passwords are printed nowhere else.
  */
 import { parseArgs } from 'node:util';
-import { postgresDataVersion } from './cache/data-version.js';
+import { dataVersionOf } from './cache/data-version.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { connect } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
@@ -214,10 +214,10 @@ async function execute(config: Config, command: Command, input: Input): Promise<
   try {
     const applied = await migrateToLatest(handle.db, handle.dialect);
     const lines = await command.run({ ...input, db: handle.db, config, applied, now: now() });
-    // Running PostgreSQL servers drop their caches when the shared version moves (cache/data-version.ts);
-    // SQLite's own data_version already moved with our commits. Changes to users and application
-    // passwords move it in their own transaction (migration 0009).
-    if (command.writesContent && handle.dialect === 'postgres') await postgresDataVersion(handle.db).bump();
+    // Running servers drop their caches when the data version moves (cache/data-version.ts). On SQLite
+    // our commits already moved it; on PostgreSQL the shared row must be bumped. Changes to users and
+    // application passwords move it in their own transaction (migration 0009).
+    if (command.writesContent) await dataVersionOf(handle).bump();
     return lines;
   } finally {
     await handle.close();

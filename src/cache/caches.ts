@@ -1,5 +1,5 @@
 import type { DatabaseHandle } from '../db/connect.js';
-import { postgresDataVersion, sqliteDataVersion, type DataVersion } from './data-version.js';
+import { dataVersionOf, type DataVersion } from './data-version.js';
 import type { LinkedRow } from '../modules/linked/linked.repository.js';
 import type { TermRow } from '../modules/terms/terms.repository.js';
 import type { KeptList } from '../modules/events/events.list.js';
@@ -67,7 +67,7 @@ const MB = 1024 * 1024;
 
 export function createCaches(handle: DatabaseHandle, responseCache: boolean): Caches {
   return {
-    version: handle.sqlite ? sqliteDataVersion(handle.sqlite) : postgresDataVersion(handle.db, handle.direct),
+    version: dataVersionOf(handle),
     responses: responseCache ? new VersionedCache<CachedResponse>(5_000, 24 * MB, (r) => r.body.length) : null,
     fragments: new VersionedCache<Fragment>(60_000, 64 * MB, (fragment) => fragment.bytes),
     counts: new VersionedCache<number>(10_000, 10_000),

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type SQLite from 'better-sqlite3';
+import type { DatabaseHandle } from '../db/connect.js';
 import type { DirectReader } from '../db/direct.js';
 import type { Db } from '../db/schema.js';
 
@@ -96,4 +97,9 @@ export function postgresDataVersion(db: Db, direct?: DirectReader): DataVersion 
       return true;
     },
   };
+}
+
+/** The data version of a database: SQLite's own counters, or PostgreSQL's shared row. */
+export function dataVersionOf(handle: DatabaseHandle): DataVersion {
+  return handle.sqlite ? sqliteDataVersion(handle.sqlite) : postgresDataVersion(handle.db, handle.direct);
 }

@@ -17,7 +17,6 @@ for (const dialect of await testDialects()) {
     const ids: number[] = [];
 
     before(async () => {
-      await t.api.clearContent();
       for (let i = 0; i < MATCHING; i++) {
         const id = await insertEvent(t.api.db, { start: FIRST + i * 3600 });
         await refreshSearchDocument(t.api.db, id);

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { sql } from 'kysely';
-import { coalesced, postgresDataVersion, sqliteDataVersion } from '../../src/cache/data-version.js';
+import { coalesced, dataVersionOf, postgresDataVersion } from '../../src/cache/data-version.js';
 import { APPLICATION_NAME } from '../../src/db/direct.js';
-import { connect, type DatabaseHandle } from '../../src/db/connect.js';
+import { connect } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { createTestDatabase, testDialects } from '../helpers/databases.js';
 
@@ -55,8 +55,7 @@ for (const dialect of await testDialects()) {
       const theirs = connect(database.url);
       try {
         await migrateToLatest(mine.db, mine.dialect);
-        const versionOf = (handle: DatabaseHandle) => (handle.sqlite ? sqliteDataVersion(handle.sqlite) : postgresDataVersion(handle.db, handle.direct));
-        const [ours, other] = [versionOf(mine), versionOf(theirs)];
+        const [ours, other] = [dataVersionOf(mine), dataVersionOf(theirs)];
         const start = await ours.current();
         await mine.db.insertInto('settings').values({ key: 'mine', value: '1' }).execute();
         await ours.bump();
