@@ -168,11 +168,14 @@ for (const dialect of await testDialects()) {
       await database?.drop();
     });
 
-    it('seed: the seeded events are listed', async () => {
+    it('seed: the seeded events are listed, and found by a word through its compacted search index', async () => {
       assert.equal(await total(), 0);
       assert.equal(await total(), 0);
       assert.equal(cli(database.url, 'seed', '--events', '30').status, 0);
       assert.ok(((await total()) ?? 0) > 0);
+      const found = (await app.inject({ url: '/calendar/events/v1/events?search=concert&per_page=50' })).json() as { total: number; events: { title: string; description: string }[] };
+      assert.ok(found.total > 0);
+      for (const event of found.events) assert.match(`${event.title} ${event.description}`, /concert/i);
     });
 
     it('a revoked password, a lower role and a deleted user take effect on the next request', async () => {

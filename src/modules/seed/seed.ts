@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Config } from '../../config.js';
+import { compactSearchIndex } from '../../db/dialect.js';
 import type { Db, Executor } from '../../db/schema.js';
 import { sortKeys } from '../events/events.dates.js';
 import { searchDocument } from '../events/events.repository.js';
@@ -153,6 +154,7 @@ export async function seedCalendar(db: Db, config: Config, options: SeedOptions)
     options.onProgress?.(done + count, options.events);
   }
   await recountTerms(db, [...categories, ...tags]);
+  await compactSearchIndex(db);
   // Fresh statistics after a bulk load, so both planners pick the listing indexes right away.
   await sql`ANALYZE`.execute(db);
   return { events: options.events, venues: venues.length, organizers: organizers.length, categories: categories.length, tags: tags.length, eventIds: { first, last } };
