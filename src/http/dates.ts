@@ -162,9 +162,25 @@ export function offsetAt(zone: Zone, zoneName: string, seconds: number): number 
   return Number.isNaN(offset) ? zone.offset(seconds * 1000) : offset;
 }
 
-/** `YYYY-MM-DD HH:MM:SS` of a UTC instant (Unix seconds). */
-export function formatUtcSeconds(seconds: number): string {
-  return new Date(seconds * 1000).toISOString().slice(0, 19).replace('T', ' ');
+const dayTexts = new Map<number, string>();
+const TWO_DIGITS = Array.from({ length: 60 }, (_, n) => String(n).padStart(2, '0'));
+
+/**
+ * `YYYY-MM-DD HH:MM:SS` of a UTC instant (Unix seconds). The date of each day is formatted once
+ * by `Date` and remembered; only the time of day is put together here. Formatting the whole
+ * instant each time was a twentieth of rendering an event (eight dates each).
+ */
+export function formatUtcSeconds(instant: number): string {
+  const seconds = Math.floor(instant);
+  const day = Math.floor(seconds / DAY_SECONDS);
+  let date = dayTexts.get(day);
+  if (date === undefined) {
+    date = new Date(day * DAY_SECONDS * 1000).toISOString().slice(0, 10);
+    if (dayTexts.size >= 100_000) dayTexts.clear();
+    dayTexts.set(day, date);
+  }
+  const time = seconds - day * DAY_SECONDS;
+  return `${date} ${TWO_DIGITS[Math.floor(time / 3600)]}:${TWO_DIGITS[Math.floor(time / 60) % 60]}:${TWO_DIGITS[time % 60]}`;
 }
 
 /** `YYYY-MM-DD HH:MM:SS` wall-clock time of an instant in a zone; same result as Luxon, much faster. */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DateTime } from 'luxon';
-import { formatDb, formatIsoInZone, formatSecondsInZone, parseDateInput } from '../../src/http/dates.js';
+import { formatDb, formatIsoInZone, formatSecondsInZone, formatUtcSeconds, parseDateInput } from '../../src/http/dates.js';
 import { zoneOf } from '../../src/http/timezones.js';
 
 /** A Saturday: 08:37:48 in UTC, 03:37:48 EST in New York, 09:37:48 CET in Paris. */
@@ -379,6 +379,16 @@ describe('formatSecondsInZone and formatIsoInZone', () => {
         assert.equal(formatSecondsInZone(seconds, zoneOf(name), name), expected.toFormat('yyyy-MM-dd HH:mm:ss'), `${name} ${seconds}`);
         assert.equal(formatIsoInZone(seconds, zoneOf(name), name), expected.toFormat("yyyy-MM-dd'T'HH:mm:ssZZ"), `${name} ${seconds}`);
       }
+    }
+  });
+});
+
+describe('formatUtcSeconds', () => {
+  it('gives the UTC wall clock of any instant, before 1970 and on leap days too', () => {
+    const instants = [0, -1, 59, 86_399, 86_400, 951_782_399, 951_868_800, 1_709_208_000, 4_107_542_399, -2_208_988_801, 1_795_000_000.9];
+    for (let i = 0; i < 2_000; i++) instants.push(Math.floor((Math.random() - 0.3) * 5_000_000_000));
+    for (const seconds of instants) {
+      assert.equal(formatUtcSeconds(seconds), DateTime.fromSeconds(Math.floor(seconds), { zone: 'UTC' }).toFormat('yyyy-MM-dd HH:mm:ss'), String(seconds));
     }
   });
 });

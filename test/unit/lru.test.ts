@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { LruCache, VersionedCache } from '../../src/cache/lru.js';
 
 describe('LruCache', () => {
-  it('keeps at most its number of entries, dropping the oldest unread one', () => {
+  it('keeps at most its number of entries, dropping the least recently used one', () => {
     const cache = new LruCache<string>(3, 1_000);
     for (const key of ['a', 'b', 'c']) cache.set(key, key);
     cache.get('a');
@@ -13,17 +13,26 @@ describe('LruCache', () => {
     assert.deepEqual(['a', 'c', 'd'].map((key) => cache.get(key)), ['a', 'c', 'd']);
   });
 
-  it('gives a read entry one more round only', () => {
+  it('counts a read as a use, and drops entries in the order of their last use', () => {
     const cache = new LruCache<string>(2, 1_000);
     cache.set('a', 'a');
     cache.set('b', 'b');
     cache.get('a');
-    cache.set('c', 'c'); // b goes; a moves behind c, unmarked
-    cache.set('d', 'd'); // c goes
-    assert.deepEqual([cache.get('b'), cache.get('c')], [undefined, undefined]);
-    cache.set('e', 'e'); // a has not been read since its second chance: it goes
+    cache.set('c', 'c'); // b was used last before a
+    assert.equal(cache.get('b'), undefined);
+    cache.set('d', 'd'); // a was used before c
     assert.equal(cache.get('a'), undefined);
-    assert.deepEqual([cache.get('d'), cache.get('e')], ['d', 'e']);
+    assert.deepEqual([cache.get('c'), cache.get('d')], ['c', 'd']);
+  });
+
+  it('stays within its bounds through many more insertions than it holds', () => {
+    const cache = new LruCache<string>(1_000, 5_000, (value) => value.length);
+    for (let i = 0; i < 100_000; i++) cache.set(`k${i}`, 'x'.repeat(1 + (i % 9)));
+    assert.ok(cache.size <= 1_000);
+    const kept = Array.from({ length: 100_000 }, (_, i) => cache.get(`k${i}`)).filter((value) => value !== undefined);
+    assert.equal(kept.length, cache.size);
+    assert.ok(kept.reduce((sum, value) => sum + value.length, 0) <= 5_000);
+    assert.equal(cache.get('k99999'), 'x'.repeat(1 + (99_999 % 9)));
   });
 
   it('bounds the total size of its values and refuses a value larger than all of it', () => {
