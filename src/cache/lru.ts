@@ -35,9 +35,17 @@ export class VersionedCache<V> {
     this.lru = new LruCache(maxEntries, maxBytes, (entry) => sizeOf(entry.value));
   }
 
-  get(key: string, version: string): V | undefined {
+  /**
+   * The value stored under `version`; or one stored under an older version that `stillValid`
+   * accepts, which is then stamped with `version` so that the next read checks nothing.
+   */
+  get(key: string, version: string, stillValid?: (storedUnder: string) => boolean): V | undefined {
     const entry = this.lru.get(key);
-    return entry && entry.version === version ? entry.value : undefined;
+    if (!entry) return undefined;
+    if (entry.version === version) return entry.value;
+    if (!stillValid?.(entry.version)) return undefined;
+    entry.version = version;
+    return entry.value;
   }
 
   set(key: string, version: string, value: V): void {

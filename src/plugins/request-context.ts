@@ -46,7 +46,12 @@ export async function resolveCaller(app: AppState, header: string | undefined, d
   const [scheme, value = ''] = header.trim().split(/\s+/, 2);
   const credentials = /^basic$/i.test(scheme) ? decodeBasic(value) : /^bearer$/i.test(scheme) && value !== '' ? { login: null, password: value } : undefined;
   if (!credentials) throw new ApiError('incorrect_password');
-  const cache = { rows: app.caches.credentials, version: await dataVersion() };
+  const version = await dataVersion();
+  // No request writes users or application passwords (the CLI does, and server start before it
+  // serves): a found credential outlives this process's own writes. Any other process's change,
+  // including the CLI's, still makes it be looked up again.
+  const stillValid = (storedUnder: string) => app.caches.version.localSince(storedUnder, version);
+  const cache = { rows: app.caches.credentials, version, stillValid };
   const caller = await authenticate(app.db, credentials.login, credentials.password, cache);
   if (!caller) throw new ApiError('incorrect_password');
   return caller;

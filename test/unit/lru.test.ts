@@ -64,4 +64,15 @@ describe('VersionedCache', () => {
     assert.equal(cache.get('k', 'v1'), 1);
     assert.equal(cache.get('k', 'v2'), undefined);
   });
+
+  it('answers for an older version its check accepts, then for the new version without asking again', () => {
+    const cache = new VersionedCache<number>(10, 10);
+    cache.set('k', 'v1', 1);
+    const asked: string[] = [];
+    assert.equal(cache.get('k', 'v2', (storedUnder) => (asked.push(storedUnder), false)), undefined);
+    assert.equal(cache.get('k', 'v2', (storedUnder) => (asked.push(storedUnder), true)), 1);
+    assert.equal(cache.get('k', 'v2', () => false), 1);
+    assert.equal(cache.get('k', 'v3'), undefined);
+    assert.deepEqual(asked, ['v1', 'v1']);
+  });
 });

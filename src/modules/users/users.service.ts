@@ -20,10 +20,14 @@ async function requireUser(db: Db, login: string): Promise<users.UserRow> {
   return user;
 }
 
-/** Credentials already found, by password hash, valid while the data version they were read under is current. */
+/**
+ * Credentials already found, by password hash, valid while the data version they were read under
+ * is current, or `stillValid` says that the changes since then cannot have touched them.
+ */
 export interface CredentialCache {
   rows: VersionedCache<users.CredentialRow>;
   version: string;
+  stillValid?: (storedUnder: string) => boolean;
 }
 
 /**
@@ -34,7 +38,7 @@ export interface CredentialCache {
  */
 export async function authenticate(db: Db, login: string | null, password: string, cache?: CredentialCache): Promise<Caller | undefined> {
   const hash = hashApplicationPassword(password);
-  let credential = cache?.rows.get(hash, cache.version);
+  let credential = cache?.rows.get(hash, cache.version, cache.stillValid);
   if (!credential) {
     credential = await users.findCredential(db, hash);
     if (credential && cache) cache.rows.set(hash, cache.version, credential);
