@@ -5,7 +5,7 @@ import pg from 'pg';
 import { loadConfig } from '../src/config.js';
 import { connect, type DatabaseHandle } from '../src/db/connect.js';
 import { migrateToLatest } from '../src/db/migrate.js';
-import { progressReporter } from '../src/modules/seed/progress.js';
+import { progressReporter, stepReporter } from '../src/modules/seed/progress.js';
 import { seedCalendar } from '../src/modules/seed/seed.js';
 import { WORDS } from '../src/modules/seed/seed.data.js';
 import { createUser } from '../src/modules/users/users.service.js';
@@ -66,7 +66,7 @@ export async function buildDataset(dialect: 'sqlite' | 'postgres', events: numbe
   const handle = connect(database.url);
   try {
     await migrateToLatest(handle.db, handle.dialect);
-    await seedCalendar(handle.db, config, { events, onProgress: progressReporter('seeding events') });
+    await seedCalendar(handle.db, config, { events, onProgress: progressReporter('seeding events'), onStep: stepReporter() });
     return { url: database.url, events, samples: await sample(handle), drop: database.drop };
   } finally {
     await handle.close();

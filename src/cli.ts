@@ -20,7 +20,7 @@ import {
   revokeAppPassword,
   UserError,
 } from './modules/users/users.service.js';
-import { progressReporter } from './modules/seed/progress.js';
+import { progressReporter, stepReporter } from './modules/seed/progress.js';
 import { seedCalendar } from './modules/seed/seed.js';
 
 /** Bad command line: exit 2 (with the whole usage text when the command itself is wrong). */
@@ -139,7 +139,7 @@ const COMMANDS: Record<string, Command> = {
       const events = options.events === undefined ? 10_000 : positiveId(options.events);
       if ((await db.selectFrom('posts').select('id').limit(1).execute()).length > 0) throw new UserError('seed needs an empty calendar (no events, venues or organizers yet)');
       const started = Date.now();
-      const result = await seedCalendar(db, config, { events, onProgress: progressReporter('events') });
+      const result = await seedCalendar(db, config, { events, onProgress: progressReporter('events'), onStep: stepReporter() });
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
       return [`Seeded ${result.events} events, ${result.venues} venues, ${result.organizers} organizers, ${result.categories} categories and ${result.tags} tags in ${seconds} s.`];
     },

@@ -18,3 +18,8 @@ export function progressReporter(label: string, stream: NodeJS.WriteStream = pro
     }
   };
 }
+
+/** A line as each finishing step of a long command begins, so that a pause after the bar is explained. */
+export function stepReporter(stream: NodeJS.WriteStream = process.stderr): (step: string) => void {
+  return (step) => stream.write(`${step}…\n`);
+}

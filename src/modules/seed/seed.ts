@@ -13,6 +13,8 @@ export interface SeedOptions {
   organizers?: number;
   /** Called after each batch with the number of events written so far. */
   onProgress?: (done: number, total: number) => void;
+  /** Called as each finishing step begins (at a million events they take a minute or more together). */
+  onStep?: (step: string) => void;
   seed?: number;
 }
 
@@ -153,9 +155,12 @@ export async function seedCalendar(db: Db, config: Config, options: SeedOptions)
     });
     options.onProgress?.(done + count, options.events);
   }
+  options.onStep?.('counting events per term');
   await recountTerms(db, [...categories, ...tags]);
+  options.onStep?.('compacting the search index');
   await compactSearchIndex(db);
   // Fresh statistics after a bulk load, so both planners pick the listing indexes right away.
+  options.onStep?.('updating the query planner statistics');
   await sql`ANALYZE`.execute(db);
   return { events: options.events, venues: venues.length, organizers: organizers.length, categories: categories.length, tags: tags.length, eventIds: { first, last } };
 }
