@@ -183,20 +183,22 @@ type WrittenEvents = ReadonlyMap<number, repo.ListedEventWithTerms | null | unde
 type Bits = Uint8Array;
 const hasBit = (bits: Bits, id: number) => (bits[id >> 3] ?? 0) & (1 << (id & 7));
 
-/** The events whose text may contain a word: as bits by id, and as their ascending positions in list order. */
-interface WordSet {
+/**
+ * Events that may match one condition (a word, a set of terms): as bits by id, and as bits by
+ * position in list order, 32 to a number, so that a window's candidates are the AND of a few
+ * thousand numbers at a million events.
+ */
+interface EventSet {
   bits: Bits;
-  positions: Int32Array;
+  byPosition: Uint32Array;
 }
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 class Snapshot {
-  private readonly words = new Map<string, Promise<WordSet | undefined>>();
+  private readonly words = new Map<string, Promise<EventSet | undefined>>();
   /** Per distinct set of terms, the events having one of them (see eventsWithAnyTerm). */
-  private readonly termSets = new Map<string, Bits>();
-  /** Position of each listed event in list order, by id (-1: not listed). */
-  private readonly positionOf: Int32Array;
+  private readonly termSets = new Map<string, EventSet>();
 
   private constructor(
     readonly version: string,
@@ -215,12 +217,7 @@ class Snapshot {
     private readonly inexact: Bits,
     /** Lower-cased plain-ASCII titles of protected events without translations (see lockedTitleMatches). */
     private readonly lockedTitles: ReadonlyMap<number, string>,
-  ) {
-    this.positionOf = new Int32Array(termStart.length).fill(-1);
-    ids.forEach((id, position) => {
-      this.positionOf[id] = position;
-    });
-  }
+  ) {}
 
   /** Reads the data of `version` (read before any of it, so the snapshot is never older than its version). */
   static async build(db: Db, offThread: OffThreadReader | undefined, version: string, journalAt: number): Promise<Snapshot> {
@@ -271,15 +268,15 @@ class Snapshot {
   }
 
   /** Per word, the events whose text may contain it; words too short to narrow are left out. */
-  async wordSets(words: readonly string[]): Promise<WordSet[]> {
+  async wordSets(words: readonly string[]): Promise<EventSet[]> {
     const sets = await Promise.all(words.map((word) => this.wordSet(word)));
-    return sets.filter((set): set is WordSet => set !== undefined);
+    return sets.filter((set): set is EventSet => set !== undefined);
   }
 
-  private wordSet(word: string): Promise<WordSet | undefined> {
+  private wordSet(word: string): Promise<EventSet | undefined> {
     let set = this.words.get(word);
     if (!set) {
-      set = repo.eventsThatMayContain(this.db, word, this.offThread).then((ids) => ids && this.toWordSet(ids));
+      set = repo.eventsThatMayContain(this.db, word, this.offThread).then((ids) => ids && this.toEventSet(ids));
       // A failed read is not kept: the next request tries again.
       set.catch(() => this.words.delete(word));
       if (this.words.size >= WORDS_KEPT) this.words.delete(this.words.keys().next().value as string);
@@ -288,36 +285,40 @@ class Snapshot {
     return set;
   }
 
-  private toWordSet(ids: ArrayLike<number>): WordSet {
-    const positions: number[] = [];
-    for (let k = 0; k < ids.length; k++) if ((this.positionOf[ids[k]] ?? -1) >= 0) positions.push(this.positionOf[ids[k]]);
-    return { bits: toBits(ids, this.termStart.length), positions: Int32Array.from(positions).sort() };
+  private toEventSet(ids: ArrayLike<number>): EventSet {
+    const bits = toBits(ids, this.termStart.length);
+    return { bits, byPosition: this.byPosition(bits) };
   }
 
-  select(query: CandidateQuery, words: readonly WordSet[], excluded: readonly WordSet[], written: WrittenEvents): Candidates | undefined {
+  select(query: CandidateQuery, words: readonly EventSet[], excluded: readonly EventSet[], written: WrittenEvents): Candidates | undefined {
     const { ids, starts, ends } = this;
     const { floor, ceiling } = startRange(query);
     const { low: endLow, high: endHigh } = endRange(query);
-    const termBits = query.termSets.map((set) => this.eventsWithAnyTerm(set));
     // Known to match only if every word could be looked up; events written since go to the exact query if their keys and terms fit.
     const decisive = query.complete && words.length === query.words.length && excluded.length === query.excluded.length;
     const matching: Candidates['matching'] = { ids: [], keys: [] };
     const unsure = writtenThatMayMatch(written, query);
-    // The rarest word's events, in list order, drive the walk through the window; without a word, every event in it.
-    const driver = words.reduce<Int32Array | undefined>((rarest, set) => (!rarest || set.positions.length < rarest.length ? set.positions : rarest), undefined);
-    const first = this.firstAtOrAfter(floor);
-    for (let k = driver ? lowerBound(driver, first) : first; k < (driver ? driver.length : ids.length); k++) {
-      const i = driver ? driver[k] : k;
-      if (starts[i] > ceiling) break;
-      if (ends[i] < endLow || ends[i] > endHigh) continue;
-      const id = ids[i];
-      if (!inAll(id, words, termBits) || (written.size > 0 && written.has(id))) continue;
-      const known = !decisive ? undefined : hasBit(this.inexact, id) ? this.lockedTitleMatches(id, query) : !excluded.some((set) => hasBit(set.bits, id));
-      if (known === undefined) {
-        if (unsure.push(id) > MAX_UNSURE) return undefined;
-      } else if (known) {
-        matching.ids.push(id);
-        matching.keys.push(starts[i]);
+    // The window's events having every word and a term of every set, 32 positions at a time; walking
+    // the rarest word's events instead, one by one, was a fifth of `filtered`'s time at a million events.
+    const sets = [...words, ...query.termSets.map((terms) => this.eventsWithAnyTerm(terms))].map((set) => set.byPosition);
+    const first = lowerBound(starts, floor);
+    const end = upperBound(starts, ceiling);
+    for (let block = first >> 5; first < end && block <= (end - 1) >> 5; block++) {
+      let candidates = windowMask(block, first, end);
+      for (const set of sets) candidates &= set[block];
+      while (candidates !== 0) {
+        const i = (block << 5) + 31 - Math.clz32(candidates & -candidates);
+        candidates &= candidates - 1;
+        if (ends[i] < endLow || ends[i] > endHigh) continue;
+        const id = ids[i];
+        if (written.size > 0 && written.has(id)) continue;
+        const known = !decisive ? undefined : hasBit(this.inexact, id) ? this.lockedTitleMatches(id, query) : !excluded.some((set) => hasBit(set.bits, id));
+        if (known === undefined) {
+          if (unsure.push(id) > MAX_UNSURE) return undefined;
+        } else if (known) {
+          matching.ids.push(id);
+          matching.keys.push(starts[i]);
+        }
       }
     }
     return { matching, unsure };
@@ -339,14 +340,14 @@ class Snapshot {
    * distinct set. Testing a bit per event in the walk, rather than each event's terms against a
    * set, took the walk from 1.7 to 0.4 ms per `filtered` request at a million events.
    */
-  private eventsWithAnyTerm(terms: readonly number[]): Bits {
+  private eventsWithAnyTerm(terms: readonly number[]): EventSet {
     const key = [...terms].sort((a, b) => a - b).join(',');
-    let bits = this.termSets.get(key);
-    if (!bits) {
+    let set = this.termSets.get(key);
+    if (!set) {
       const { termStart, termIds } = this;
       const wanted = new Uint8Array(this.maxTermId + 1);
       for (const term of terms) if (term <= this.maxTermId) wanted[term] = 1;
-      bits = new Uint8Array((termStart.length >> 3) + 1);
+      const bits = new Uint8Array((termStart.length >> 3) + 1);
       for (let id = 0; id + 1 < termStart.length; id++) {
         for (let t = termStart[id]; t < termStart[id + 1]; t++) {
           if (wanted[termIds[t]]) {
@@ -355,15 +356,19 @@ class Snapshot {
           }
         }
       }
+      set = { bits, byPosition: this.byPosition(bits) };
       if (this.termSets.size >= TERM_SETS_KEPT) this.termSets.delete(this.termSets.keys().next().value as string);
-      this.termSets.set(key, bits);
+      this.termSets.set(key, set);
     }
-    return bits;
+    return set;
   }
 
-  /** The first position whose start is at or after `key`. */
-  private firstAtOrAfter(key: number): number {
-    return lowerBound(this.starts, key);
+  /** The listed events among `bits`, as bits by position in list order. */
+  private byPosition(bits: Bits): Uint32Array {
+    const { ids } = this;
+    const at = new Uint32Array((ids.length >> 5) + 1);
+    for (let i = 0; i < ids.length; i++) if (hasBit(bits, ids[i])) at[i >> 5] |= 1 << (i & 31);
+    return at;
   }
 }
 
@@ -383,11 +388,13 @@ function endRange(query: CandidateQuery): { low: number; high: number } {
   };
 }
 
-/** Whether event `id` is in every word's set and in every set of bits. */
-function inAll(id: number, words: readonly WordSet[], bitSets: readonly Bits[]): boolean {
-  for (const set of words) if (!hasBit(set.bits, id)) return false;
-  for (const bits of bitSets) if (!hasBit(bits, id)) return false;
-  return true;
+/** The bits of block `block` (positions 32 × block to 32 × block + 31) that lie in [first, end). */
+function windowMask(block: number, first: number, end: number): number {
+  const low = block << 5;
+  let mask = -1;
+  if (first > low) mask &= -1 << (first - low);
+  if (end < low + 32) mask &= (1 << (end - low)) - 1;
+  return mask;
 }
 
 /** Written events whose keys and terms fit the query, or which are unknown; their words are left to the exact query. */
@@ -408,6 +415,18 @@ function lowerBound(values: ArrayLike<number>, value: number): number {
   while (low < high) {
     const middle = (low + high) >> 1;
     if (values[middle] < value) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/** The first index of ascending `values` holding more than `value`. */
+function upperBound(values: ArrayLike<number>, value: number): number {
+  let low = 0;
+  let high = values.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (values[middle] <= value) low = middle + 1;
     else high = middle;
   }
   return low;
