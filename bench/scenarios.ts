@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Samples } from './dataset.js';
 
 export interface BenchRequest {
@@ -17,6 +18,9 @@ const NS = '/calendar/events/v1';
 const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)];
 const page = (max: number) => 1 + Math.floor(Math.random() * max);
 let counter = 0;
+// Titles differ between runs too: on a kept database a title of an earlier run would make every
+// create look for a free slug (title-2, title-3, …), which is not what `create` measures.
+const run = randomBytes(3).toString('hex');
 
 function json(auth: string): Record<string, string> {
   return { authorization: auth, 'content-type': 'application/json' };
@@ -48,7 +52,7 @@ export function scenarios(samples: Samples): Scenario[] {
         counter += 1;
         const day = 1 + (counter % 300);
         const start = new Date(Date.now() + day * 86_400_000).toISOString().slice(0, 10);
-        const body = { title: `Bench event ${counter}`, description: '<p>Created by the benchmark.</p>', start_date: `${start} 18:00:00`, end_date: `${start} 20:00:00`, status: 'publish', categories: [pick(samples.categorySlugs)] };
+        const body = { title: `Bench event ${run} ${counter}`, description: '<p>Created by the benchmark.</p>', start_date: `${start} 18:00:00`, end_date: `${start} 20:00:00`, status: 'publish', categories: [pick(samples.categorySlugs)] };
         return { method: 'POST', path: `${NS}/events`, headers: json(samples.editorAuth), body: JSON.stringify(body) };
       },
     },
