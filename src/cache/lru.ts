@@ -30,6 +30,7 @@ export class LruCache<V extends {}> {
 /** Cached values stamped with the data version they were computed under. */
 export class VersionedCache<V> {
   private readonly lru: LruCache<{ version: string; value: V }>;
+  private readonly inFlight = new Map<string, Promise<V>>();
 
   constructor(maxEntries: number, maxBytes: number, sizeOf: (value: V) => number = () => 1) {
     this.lru = new LruCache(maxEntries, maxBytes, (entry) => sizeOf(entry.value));
@@ -50,5 +51,30 @@ export class VersionedCache<V> {
 
   set(key: string, version: string, value: V): void {
     this.lru.set(key, { version, value });
+  }
+
+  /**
+   * The value under `version`, computed and kept when missing. Callers asking for the same key and
+   * version while it is being computed share that computation: after a write, concurrent list
+   * requests on PostgreSQL had each counted the same 100,000 events (`mixed` p99 1.9 s).
+   */
+  async computed(key: string, version: string, compute: () => Promise<V>): Promise<V> {
+    const cached = this.get(key, version);
+    if (cached !== undefined) return cached;
+    const flight = `${version}|${key}`;
+    let pending = this.inFlight.get(flight);
+    if (!pending) {
+      pending = (async () => {
+        try {
+          const value = await compute();
+          this.set(key, version, value);
+          return value;
+        } finally {
+          this.inFlight.delete(flight);
+        }
+      })();
+      this.inFlight.set(flight, pending);
+    }
+    return pending;
   }
 }

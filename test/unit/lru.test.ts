@@ -75,4 +75,32 @@ describe('VersionedCache', () => {
     assert.equal(cache.get('k', 'v3'), undefined);
     assert.deepEqual(asked, ['v1', 'v1']);
   });
+
+  it('computes a missing value once for concurrent callers of one key and version, and keeps it', async () => {
+    const cache = new VersionedCache<number>(10, 10);
+    let runs = 0;
+    const compute = async () => {
+      const run = ++runs;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      return run;
+    };
+    assert.deepEqual(await Promise.all([cache.computed('k', 'v1', compute), cache.computed('k', 'v1', compute), cache.computed('k', 'v1', compute)]), [1, 1, 1]);
+    assert.equal(await cache.computed('k', 'v1', compute), 1);
+    assert.deepEqual(await Promise.all([cache.computed('k', 'v2', compute), cache.computed('other', 'v2', compute)]), [2, 3]);
+    assert.equal(runs, 3);
+  });
+
+  it('shares a failed computation with the callers waiting for it, and computes again afterwards', async () => {
+    const cache = new VersionedCache<number>(10, 10);
+    let runs = 0;
+    const failing = async () => {
+      runs += 1;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      throw new Error('database gone');
+    };
+    const results = await Promise.allSettled([cache.computed('k', 'v1', failing), cache.computed('k', 'v1', failing)]);
+    assert.deepEqual(results.map((r) => r.status), ['rejected', 'rejected']);
+    assert.equal(runs, 1);
+    assert.equal(await cache.computed('k', 'v1', async () => 7), 7);
+  });
 });

@@ -302,11 +302,5 @@ function mergeInListOrder(a: { ids: number[]; keys: number[] }, b: readonly { id
 
 /** `total` is counted once per distinct filter and reader until data changes (issue "benchmark harness"). */
 async function countOnce(ctx: RequestContext, filter: repo.EventFilter): Promise<number> {
-  const key = filterKey(ctx, filter);
-  const version = await ctx.dataVersion();
-  const cached = ctx.app.caches.counts.get(key, version);
-  if (cached !== undefined) return cached;
-  const total = await repo.countEvents(ctx.db, filter, languages(ctx));
-  ctx.app.caches.counts.set(key, version, total);
-  return total;
+  return ctx.app.caches.counts.computed(filterKey(ctx, filter), await ctx.dataVersion(), () => repo.countEvents(ctx.db, filter, languages(ctx)));
 }

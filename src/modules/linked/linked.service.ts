@@ -89,23 +89,12 @@ function filterKey(ctx: RequestContext, kind: LinkedKind, filter: repo.LinkedFil
 
 /** `total` counted once per distinct filter and reader until data changes (as for events). */
 async function countOnce(ctx: RequestContext, kind: LinkedKind, filter: repo.LinkedFilter): Promise<number> {
-  const key = filterKey(ctx, kind, filter);
-  const version = await ctx.dataVersion();
-  const cached = ctx.app.caches.counts.get(key, version);
-  if (cached !== undefined) return cached;
-  const total = await repo.countLinked(ctx.db, kind, filter, languages(ctx));
-  ctx.app.caches.counts.set(key, version, total);
-  return total;
+  return ctx.app.caches.counts.computed(filterKey(ctx, kind, filter), await ctx.dataVersion(), () => repo.countLinked(ctx.db, kind, filter, languages(ctx)));
 }
 
 async function wholeList(ctx: RequestContext, kind: LinkedKind, filter: repo.LinkedFilter, total: number): Promise<number[]> {
   const key = `list|${filterKey(ctx, kind, filter)}`;
-  const version = await ctx.dataVersion();
-  const cached = ctx.app.caches.idLists.get(key, version);
-  if (cached) return cached;
-  const ids = await repo.listLinkedIds(ctx.db, kind, filter, languages(ctx), total, 0);
-  ctx.app.caches.idLists.set(key, version, ids);
-  return ids;
+  return ctx.app.caches.idLists.computed(key, await ctx.dataVersion(), () => repo.listLinkedIds(ctx.db, kind, filter, languages(ctx), total, 0));
 }
 
 /** The stored post behind a reference, or the kind's 404 (API.md §5: TEC's 400 is a 404 here). */
