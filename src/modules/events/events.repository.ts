@@ -384,17 +384,22 @@ export function searchDocument(versions: readonly SearchableText[], password: st
   return { body, exact: password === '' && versions.length === 1 && ASCII.test(body) ? 1 : 0 };
 }
 
-/** Rebuilds the event's search document from every stored version of its text. */
-export async function refreshSearchDocument(db: Executor, eventId: number): Promise<void> {
-  const post = await db.selectFrom('posts').select(['title', 'excerpt', 'description', 'password']).where('id', '=', eventId).executeTakeFirst();
-  if (!post) return;
-  const translations = await db.selectFrom('post_translations').select(['title', 'excerpt', 'description']).where('post_id', '=', eventId).execute();
-  const document = searchDocument([post, ...translations], post.password);
-  await db
+const postText = compiledOnce((db, slot) => db.selectFrom('posts').select(['title', 'excerpt', 'description', 'password']).where('id', '=', slot(0) as number));
+const translatedTexts = compiledOnce((db, slot) => db.selectFrom('post_translations').select(['title', 'excerpt', 'description']).where('post_id', '=', slot(0) as number));
+const upsertSearchDocument = compiledOnce((db, slot) =>
+  db
     .insertInto('search_documents')
-    .values({ post_id: eventId, ...document })
-    .onConflict((conflict) => conflict.column('post_id').doUpdateSet(document))
-    .execute();
+    .values({ post_id: slot(0) as number, body: slot(1) as string, exact: slot(2) as number })
+    .onConflict((conflict) => conflict.column('post_id').doUpdateSet({ body: slot(1) as string, exact: slot(2) as number })),
+);
+
+/** Rebuilds the event's search document from every stored version of its text (on every event write: compiled once). */
+export async function refreshSearchDocument(db: Executor, eventId: number): Promise<void> {
+  const [post] = await postText(db, [eventId]);
+  if (!post) return;
+  const translations = await translatedTexts(db, [eventId]);
+  const { body, exact } = searchDocument([post, ...translations], post.password);
+  await upsertSearchDocument(db, [eventId, body, exact]);
 }
 
 /**

@@ -1,4 +1,6 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
+import { compiledOnce } from '../../db/compiled.js';
+import { idListParameter, inIdList } from '../../db/dialect.js';
 import type { Database, Executor, TermTranslationsTable } from '../../db/schema.js';
 import { containsPattern, translatedColumn } from '../../db/translations.js';
 import type { Language } from '../../i18n/languages.js';
@@ -252,9 +254,12 @@ export async function slugPaths(db: Executor, taxonomy: string, languages?: Term
 }
 
 /** Terms by id, in the request language. */
+const termRowsByIds = compiledOnce((db, slot) => selectTerms(db, { lang: slot(0), defaultLang: slot(1) } as TermLanguages).where(inIdList(db, 'terms.id', slot(2))));
+
+/** Terms by id in a language; every event write reads its terms: compiled once, ids as one parameter. */
 export async function findTermsByIds(db: Executor, ids: readonly number[], languages: TermLanguages): Promise<Map<number, TermRow>> {
   if (ids.length === 0) return new Map();
-  const rows = (await selectTerms(db, languages).where('terms.id', 'in', [...ids]).execute()) as TermRow[];
+  const rows = (await termRowsByIds(db, [languages.lang, languages.defaultLang, idListParameter(db, ids)])) as unknown as TermRow[];
   return new Map(rows.map((row) => [row.id, row]));
 }
 
