@@ -10,7 +10,7 @@ export class LruCache<V extends {}> {
   private readonly entries: LRUCache<string, V>;
 
   constructor(maxEntries: number, maxBytes: number, sizeOf: (value: V) => number = () => 1) {
-    // A value larger than maxBytes is not kept (and replaces no older one under its key).
+    // A value larger than maxBytes is not kept, and the older value under its key is dropped.
     this.entries = new LRUCache<string, V>({ max: maxEntries, maxSize: maxBytes, sizeCalculation: (value) => Math.max(1, sizeOf(value)) });
   }
 

@@ -45,6 +45,8 @@ describe('LruCache', () => {
     cache.set('huge', '12345678901');
     assert.equal(cache.get('huge'), undefined);
     assert.equal(cache.get('c'), '123');
+    cache.set('c', '12345678901');
+    assert.equal(cache.get('c'), undefined);
   });
 
   it('replaces a value under the same key and counts its new size', () => {
