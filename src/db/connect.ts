@@ -52,16 +52,44 @@ export function distanceKm(lat1: number, lng1: number, lat2: number, lng2: numbe
   return 2 * 6371 * Math.asin(Math.sqrt(a));
 }
 
+/** What Kysely's SQLite driver uses of a prepared statement. */
+type DriverStatement = Pick<SQLite.Statement, 'reader' | 'all' | 'iterate' | 'run'>;
+
+/**
+ * A reading statement whose rows are read as arrays and made objects here. better-sqlite3 builds
+ * each row object key by key in native code, which cost more than the read itself for wide rows:
+ * an event's 37 columns, 36 → 23 µs per row. Same objects: a repeated column name keeps its last
+ * value, as better-sqlite3 does.
+ */
+function objectRows(statement: SQLite.Statement): DriverStatement {
+  if (!statement.reader) return statement;
+  const names = statement.columns().map((column) => column.name);
+  statement.raw(true);
+  const toObject = (values: unknown[]) => {
+    const row: Record<string, unknown> = {};
+    for (let i = 0; i < names.length; i++) row[names[i]] = values[i];
+    return row;
+  };
+  return {
+    reader: true,
+    all: (...params: unknown[]) => (statement.all(...params) as unknown[][]).map(toObject),
+    *iterate(...params: unknown[]) {
+      for (const values of statement.iterate(...params) as IterableIterator<unknown[]>) yield toObject(values);
+    },
+    run: (...params: unknown[]) => statement.run(...params),
+  } as DriverStatement;
+}
+
 /**
  * Kysely prepares every SQLite statement anew; better-sqlite3 statements are reusable, so the
  * connection hands out one prepared statement per distinct SQL text (bounded).
  */
 function withStatementCache(database: SQLite.Database, limit = 500): SQLite.Database {
-  const statements = new Map<string, SQLite.Statement>();
+  const statements = new Map<string, DriverStatement>();
   const prepare = (source: string) => {
     let statement = statements.get(source);
     if (!statement) {
-      statement = database.prepare(source);
+      statement = objectRows(database.prepare(source));
       if (statements.size >= limit) statements.delete(statements.keys().next().value as string);
       statements.set(source, statement);
     }
