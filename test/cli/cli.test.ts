@@ -9,6 +9,18 @@ import { connect, type DatabaseHandle } from '../../src/db/connect.js';
 import { authenticate } from '../../src/modules/users/users.service.js';
 import { createTestDatabase, testDialects, type TestDatabase } from '../helpers/databases.js';
 
+/** SQLite's statistics after a seed: per-index averages, but no value samples (db/dialect.ts). */
+async function assertPlannerAveragesWithoutSamples(url: string): Promise<void> {
+  const handle = connect(url);
+  try {
+    const count = (table: string) => handle.sqlite!.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number };
+    assert.ok(count('sqlite_stat1').n > 0);
+    assert.equal(count('sqlite_stat4').n, 0);
+  } finally {
+    await handle.close();
+  }
+}
+
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const PASSWORD = /^[A-Za-z0-9]{16,}$/;
 
@@ -176,6 +188,7 @@ for (const dialect of await testDialects()) {
       const found = (await app.inject({ url: '/calendar/events/v1/events?search=concert&per_page=50' })).json() as { total: number; events: { title: string; description: string }[] };
       assert.ok(found.total > 0);
       for (const event of found.events) assert.match(`${event.title} ${event.description}`, /concert/i);
+      if (dialect === 'sqlite') await assertPlannerAveragesWithoutSamples(database.url);
     });
 
     it('a revoked password, a lower role and a deleted user take effect on the next request', async () => {

@@ -1,6 +1,5 @@
-import { sql } from 'kysely';
 import type { Config } from '../../config.js';
-import { compactSearchIndex } from '../../db/dialect.js';
+import { compactSearchIndex, updatePlannerStatistics } from '../../db/dialect.js';
 import type { Db, Executor } from '../../db/schema.js';
 import { sortKeys } from '../events/events.dates.js';
 import { searchDocument } from '../events/events.repository.js';
@@ -159,8 +158,7 @@ export async function seedCalendar(db: Db, config: Config, options: SeedOptions)
   await recountTerms(db, [...categories, ...tags]);
   options.onStep?.('compacting the search index');
   await compactSearchIndex(db);
-  // Fresh statistics after a bulk load, so both planners pick the listing indexes right away.
   options.onStep?.('updating the query planner statistics');
-  await sql`ANALYZE`.execute(db);
+  await updatePlannerStatistics(db);
   return { events: options.events, venues: venues.length, organizers: organizers.length, categories: categories.length, tags: tags.length, eventIds: { first, last } };
 }
