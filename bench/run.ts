@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --events N --db sqlite|postgres --duration S --connections C --no-cache --scenarios a,b --keep --reuse URL]`
+ * `npm run bench [-- --events N --db sqlite|postgres --duration S --warmup S --connections C --no-cache --scenarios a,b --keep --reuse URL]`
  * Seeds a fresh database (or reuses one kept by `--keep`), starts the real server as a child process and drives it with autocannon.
  * Prints one table (req/s, p50, p99, errors, ratio to baseline) and the server's peak RSS, and writes
  * the same as JSON under bench/results/.
@@ -30,6 +30,7 @@ const { values } = parseArgs({
     events: { type: 'string', default: '10000' },
     db: { type: 'string', default: 'sqlite' },
     duration: { type: 'string', default: '10' },
+    warmup: { type: 'string', default: '5' },
     connections: { type: 'string', default: '10' },
     'no-cache': { type: 'boolean', default: false },
     scenarios: { type: 'string' },
@@ -38,9 +39,24 @@ const { values } = parseArgs({
   },
 });
 
+/** A numeric option, or the run stops here with what was wrong. */
+function numberOption(name: 'events' | 'duration' | 'warmup' | 'connections', min: number): number {
+  const value = Number(values[name]);
+  if (!Number.isInteger(value) || value < min) {
+    process.stderr.write(`bench: --${name} must be a whole number of at least ${min}, got "${values[name]}"\n`);
+    process.exit(2);
+  }
+  return value;
+}
+
+if (!['sqlite', 'postgres'].includes(values.db!)) {
+  process.stderr.write(`bench: --db must be sqlite or postgres, got "${values.db}"\n`);
+  process.exit(2);
+}
 const dialect = values.reuse ? dialectOf(values.reuse) : values.db === 'postgres' ? 'postgres' : 'sqlite';
-const duration = Number(values.duration);
-const connections = Number(values.connections);
+const duration = numberOption('duration', 1);
+const warmup = numberOption('warmup', 0);
+const connections = numberOption('connections', 1);
 const cache = !values['no-cache'];
 
 async function drive(origin: string, scenario: Scenario, seconds: number): Promise<autocannon.Result> {
@@ -95,7 +111,7 @@ function printTable(rows: Row[], rssKb: number | undefined): void {
 }
 
 async function main(): Promise<void> {
-  const dataset = values.reuse ? await reuseDataset(values.reuse) : await buildDataset(dialect, Number(values.events));
+  const dataset = values.reuse ? await reuseDataset(values.reuse) : await buildDataset(dialect, numberOption('events', 1));
   const { events } = dataset;
   process.stdout.write(`Benchmark: ${events} events on ${dialect}, ${connections} connections, ${duration} s per scenario, response cache ${cache ? 'on' : 'off'}\n`);
   const server = await startServer(dataset.url, { cache, build: true });
@@ -103,9 +119,11 @@ async function main(): Promise<void> {
   try {
     const all = scenarios(dataset.samples);
     const wanted = values.scenarios ? all.filter((s) => values.scenarios!.split(',').includes(s.name)) : all;
-    process.stdout.write('warming up…\n');
-    await drive(server.origin, all.find((s) => s.name === 'mixed')!, 3);
     for (const scenario of wanted) {
+      if (warmup > 0) {
+        process.stdout.write(`warming up ${scenario.name} (${warmup} s)…\n`);
+        await drive(server.origin, scenario, warmup);
+      }
       process.stdout.write(`running ${scenario.name}…\n`);
       let done = false;
       const checker = scenario.name === 'mixed' ? staleChecker(server.origin, dataset.samples, () => done) : undefined;
@@ -131,7 +149,7 @@ async function main(): Promise<void> {
     const rss = server.peakRssKb();
     printTable(rows, rss);
     const file = `bench/results/${new Date().toISOString().replace(/[:.]/g, '-')}-${dialect}-${events}${cache ? '' : '-nocache'}.json`;
-    writeFileSync(file, `${JSON.stringify({ date: new Date().toISOString(), dialect, events, connections, duration, cache, peakRssKb: rss, rows }, null, 2)}\n`);
+    writeFileSync(file, `${JSON.stringify({ date: new Date().toISOString(), dialect, events, connections, duration, warmup, cache, peakRssKb: rss, rows }, null, 2)}\n`);
     process.stdout.write(`results written to ${file}\n`);
   } finally {
     await server.stop();

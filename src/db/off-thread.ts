@@ -11,6 +11,10 @@ const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.path, { readonly: true, fileMustExist: true });
 db.pragma('busy_timeout = 5000');
+// A word is read once per data version, its index pages once per read: SQLite's default 16 MB
+// page cache only added to the process's memory (bench at a million events, scenarios filtered,
+// single, update and mixed: peak RSS 394 / 395 / 399 → 383 / 388 MB).
+db.pragma('cache_size = -2000');
 const statements = new Map();
 parentPort.on('message', ({ id, sql, parameters }) => {
   try {
