@@ -219,5 +219,36 @@ for (const dialect of await testDialects()) {
         await other.close();
       }
     });
+
+    it('lists without words are counted in memory, with the events this process wrote since', async () => {
+      const candidates = t.api.app.calendar.eventCandidates;
+      const queries: Query[] = [january, { ...january, categories: 'music' }, { ...january, tags: 'outdoor' }, { starts_after: '2027-01-12', ends_before: '2027-02-01' }, {}];
+      /** Each query's page of ids (read in SQL) and its total, which must agree; the count came from memory. */
+      const listed = async () => {
+        const version = await t.api.app.calendar.caches.version.current();
+        assert.ok(await candidates.count(version, { termSets: [], words: [], excluded: [], complete: true }), 'a snapshot is in use');
+        const pages = [];
+        for (const query of queries) {
+          const res = await t.api.get('/events', { query: { per_page: 50, ...query } });
+          assert.equal(res.status, 200, res.text);
+          const ids = res.json.events.map((event: { id: number }) => event.id) as number[];
+          assert.equal(res.json.total, ids.length, JSON.stringify(query));
+          pages.push(ids);
+        }
+        return pages;
+      };
+      await candidates.prepare(await t.api.app.calendar.caches.version.current());
+      const [inJanuary] = await listed();
+      assert.ok(inJanuary.length >= 3);
+      const [hidden, moved] = inJanuary;
+      const added = await created(t.api, '/events', { title: 'Counted later', status: 'publish', categories: [cat.jazz], tags: [outdoor], ...slot('2027-01-29') });
+      assert.equal((await t.api.patch(`/events/${hidden}`, { hide_from_listings: true }, { as: 'editor' })).status, 200);
+      assert.equal((await t.api.patch(`/events/${moved}`, slot('2027-03-20'), { as: 'editor' })).status, 200);
+      const [january2, music, tagged, relative] = await listed();
+      const byId = (ids: number[]) => [...ids].sort((a, b) => a - b);
+      assert.deepEqual(byId(january2), byId([...inJanuary.filter((id) => id !== hidden && id !== moved), added]));
+      assert.ok(music.includes(added) && tagged.includes(added) && relative.includes(added));
+      for (const ids of [music, tagged, relative]) assert.ok(!ids.includes(hidden) && !ids.includes(moved));
+    });
   });
 }
