@@ -223,7 +223,7 @@ for (const dialect of await testDialects()) {
     it('lists without words are counted in memory, with the events this process wrote since', async () => {
       const candidates = t.api.app.calendar.eventCandidates;
       const queries: Query[] = [january, { ...january, categories: 'music' }, { ...january, tags: 'outdoor' }, { starts_after: '2027-01-12', ends_before: '2027-02-01' }, {}];
-      /** Each query's page of ids (read in SQL) and its total, which must agree; the count came from memory. */
+      /** With a snapshot in use, each query's page of ids (read in SQL) and its total, which must agree. */
       const listed = async () => {
         const version = await t.api.app.calendar.caches.version.current();
         assert.ok(await candidates.count(version, { termSets: [], words: [], excluded: [], complete: true }), 'a snapshot is in use');

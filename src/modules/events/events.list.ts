@@ -295,7 +295,7 @@ const onlyWhatCandidatesKnow = (filter: repo.EventFilter) =>
 /**
  * A public list without words counted in memory (events.candidates.ts), the events this process
  * wrote since the copy was made counted in SQL. After every write the count is taken again: in SQL
- * the default window took 60–80 ms at a million events on SQLite, and ~150–340 ms at 100,000 on
+ * the default window took 60–110 ms at a million events on SQLite, and 150–340 ms at 100,000 on
  * PostgreSQL.
  */
 async function publicCount(ctx: RequestContext, filter: repo.EventFilter, version: string): Promise<number | undefined> {
