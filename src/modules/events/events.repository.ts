@@ -427,6 +427,12 @@ export interface ListedEvent {
   end_key: number;
 }
 
+/** How many events lists show (published, listed): what a snapshot of them will hold. */
+export async function countListedEvents(db: Executor): Promise<number> {
+  const row = await db.selectFrom('events').select((eb) => eb.fn.countAll<number>().as('count')).where('status', '=', 'publish').where('hide_from_listings', '=', 0).executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
 /** Published events shown in lists, in list order, after the given one: the index reads them in chunks. */
 export async function listedEventsAfter(db: Executor, after: ListedEvent | undefined, limit: number): Promise<ListedEvent[]> {
   let q = db
@@ -453,6 +459,11 @@ export async function listedEventsByIds(db: Executor, ids: readonly number[]): P
   ]);
   const termsOf = groupedIds(links);
   return rows.map((row) => ({ ...row, term_ids: termsOf.get(row.post_id) ?? [] }));
+}
+
+export async function countEventTermLinks(db: Executor): Promise<number> {
+  const row = await db.selectFrom('event_terms').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+  return Number(row.count);
 }
 
 /** Event–term links in (event, term) order after the given one. */
