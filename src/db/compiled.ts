@@ -15,10 +15,11 @@ interface Compiled<Row> {
 }
 
 /**
- * A read whose SQL does not change between calls, compiled once per dialect: Kysely would build
- * and compile its whole operation tree on every execution, a large share of reading one event
- * that is not cached. `build` marks every parameter that may change with `slot(i)`, whose value is
- * `values[i]` at each call.
+ * A statement whose SQL does not change between calls, compiled once per dialect: Kysely would
+ * build and compile its whole operation tree on every execution, a large share of reading one event
+ * that is not cached, and of the writes of a create (inserting a post and its event columns and
+ * keeping term counts: 85–99 → 40–56 µs in-process). `build` marks every parameter that may change
+ * with `slot(i)`, whose value is `values[i]` at each call.
  */
 export function compiledOnce<Row>(build: (db: Executor, slot: (index: number) => unknown) => Compilable<Row>) {
   const compiled = new Map<Dialect, Compiled<Row>>();

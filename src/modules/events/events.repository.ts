@@ -285,8 +285,16 @@ export interface EventColumns {
   author_id: number;
 }
 
+const EVENT_COLUMNS = [
+  'start_utc', 'end_utc', 'start_key', 'end_key', 'timezone', 'all_day', 'cost', 'currency_symbol', 'currency_code', 'currency_position',
+  'website', 'show_map', 'show_map_link', 'hide_from_listings', 'sticky', 'featured', 'venue_id', 'status', 'author_id',
+] as const satisfies readonly (keyof EventColumns)[];
+const insertEventRow = compiledOnce((db, slot) =>
+  db.insertInto('events').values({ post_id: slot(0), ...Object.fromEntries(EVENT_COLUMNS.map((column, i) => [column, slot(i + 1)])) } as unknown as EventColumns & { post_id: number }),
+);
+
 export async function insertEventColumns(db: Executor, postId: number, columns: EventColumns): Promise<void> {
-  await db.insertInto('events').values({ post_id: postId, ...columns }).execute();
+  await insertEventRow(db, [postId, ...EVENT_COLUMNS.map((column) => columns[column])]);
 }
 
 export async function updateEventColumns(db: Executor, postId: number, columns: Partial<EventColumns>): Promise<void> {
@@ -304,15 +312,18 @@ export async function setOrganizers(db: Executor, eventId: number, organizerIds:
     .execute();
 }
 
-/** Replaces the event's terms of one taxonomy. */
-export async function setTerms(db: Executor, eventId: number, taxonomy: string, termIds: readonly number[]): Promise<void> {
-  const previous = await db
+const termIdsOfEventIn = compiledOnce((db, slot) =>
+  db
     .selectFrom('event_terms')
     .innerJoin('terms', 'terms.id', 'event_terms.term_id')
     .select('event_terms.term_id')
-    .where('event_terms.event_id', '=', eventId)
-    .where('terms.taxonomy', '=', taxonomy)
-    .execute();
+    .where('event_terms.event_id', '=', slot(0) as number)
+    .where('terms.taxonomy', '=', slot(1) as string),
+);
+
+/** Replaces the event's terms of one taxonomy. */
+export async function setTerms(db: Executor, eventId: number, taxonomy: string, termIds: readonly number[]): Promise<void> {
+  const previous = await termIdsOfEventIn(db, [eventId, taxonomy]);
   const old = previous.map((r) => r.term_id);
   if (old.length > 0) await db.deleteFrom('event_terms').where('event_id', '=', eventId).where('term_id', 'in', old).execute();
   const unique = [...new Set(termIds)];
@@ -324,9 +335,10 @@ export async function setTerms(db: Executor, eventId: number, taxonomy: string, 
   }
 }
 
+const termIdsOfEventRows = compiledOnce((db, slot) => db.selectFrom('event_terms').select('term_id').where('event_id', '=', slot(0) as number));
+
 export async function termIdsOfEvent(db: Executor, eventId: number): Promise<number[]> {
-  const rows = await db.selectFrom('event_terms').select('term_id').where('event_id', '=', eventId).execute();
-  return rows.map((r) => r.term_id);
+  return (await termIdsOfEventRows(db, [eventId])).map((r) => r.term_id);
 }
 
 /** Existing post ids of a type among `ids`. */
@@ -351,10 +363,11 @@ export interface CountState {
  * The event's count state inside a write's transaction. On PostgreSQL the post row is locked so
  * concurrent writers of the same event apply their count changes one after the other.
  */
+const postStatus = compiledOnce((db, slot) => db.selectFrom('posts').select('status').where('id', '=', slot(0) as number));
+const lockedPostStatus = compiledOnce((db, slot) => db.selectFrom('posts').select('status').where('id', '=', slot(0) as number).forUpdate());
+
 export async function countState(db: Executor, eventId: number, lock: boolean): Promise<CountState> {
-  let query = db.selectFrom('posts').select('status').where('id', '=', eventId);
-  if (lock) query = query.forUpdate();
-  const post = await query.executeTakeFirst();
+  const [post] = await (lock ? lockedPostStatus : postStatus)(db, [eventId]);
   return { published: post?.status === 'publish', termIds: post ? await termIdsOfEvent(db, eventId) : [] };
 }
 

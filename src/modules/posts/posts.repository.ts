@@ -96,8 +96,16 @@ export interface NewPost {
   modified_at: number;
 }
 
+const NEW_POST_COLUMNS = ['type', 'author_id', 'status', 'slug', 'title', 'description', 'excerpt', 'password', 'lang', 'parent_id', 'image_id', 'published_at', 'modified_at'] as const satisfies readonly (keyof NewPost)[];
+const insertPostRow = compiledOnce((db, slot) =>
+  db
+    .insertInto('posts')
+    .values(Object.fromEntries(NEW_POST_COLUMNS.map((column, i) => [column, slot(i)])) as unknown as NewPost)
+    .returning('id'),
+);
+
 export async function insertPost(db: Executor, post: NewPost): Promise<number> {
-  const row = await db.insertInto('posts').values(post).returning('id').executeTakeFirstOrThrow();
+  const [row] = await insertPostRow(db, NEW_POST_COLUMNS.map((column) => post[column]));
   return row.id;
 }
 

@@ -281,10 +281,10 @@ export async function recountTerms(db: Executor, termIds: readonly number[]): Pr
 }
 
 /** Adds `delta` to the `count` of terms (incremental maintenance of published-event counts). */
+const addToTermCounts = compiledOnce((db, slot) => db.updateTable('terms').set((eb) => ({ count: eb('count', '+', slot(0) as number) })).where(inIdList(db, 'id', slot(1))));
+
 export async function adjustTermCounts(db: Executor, deltas: ReadonlyMap<number, number>): Promise<void> {
   const byDelta = new Map<number, number[]>();
   for (const [termId, delta] of deltas) if (delta !== 0) byDelta.set(delta, [...(byDelta.get(delta) ?? []), termId]);
-  for (const [delta, ids] of byDelta) {
-    await db.updateTable('terms').set((eb) => ({ count: eb('count', '+', delta) })).where('id', 'in', ids).execute();
-  }
+  for (const [delta, ids] of byDelta) await addToTermCounts(db, [delta, idListParameter(db, ids)]);
 }
