@@ -312,7 +312,7 @@ export async function setOrganizers(db: Executor, eventId: number, organizerIds:
     .execute();
 }
 
-const termIdsOfEventIn = compiledOnce((db, slot) =>
+const eventTermIdsOfTaxonomy = compiledOnce((db, slot) =>
   db
     .selectFrom('event_terms')
     .innerJoin('terms', 'terms.id', 'event_terms.term_id')
@@ -323,7 +323,7 @@ const termIdsOfEventIn = compiledOnce((db, slot) =>
 
 /** Replaces the event's terms of one taxonomy. */
 export async function setTerms(db: Executor, eventId: number, taxonomy: string, termIds: readonly number[]): Promise<void> {
-  const previous = await termIdsOfEventIn(db, [eventId, taxonomy]);
+  const previous = await eventTermIdsOfTaxonomy(db, [eventId, taxonomy]);
   const old = previous.map((r) => r.term_id);
   if (old.length > 0) await db.deleteFrom('event_terms').where('event_id', '=', eventId).where('term_id', 'in', old).execute();
   const unique = [...new Set(termIds)];
@@ -359,13 +359,13 @@ export interface CountState {
   termIds: number[];
 }
 
+const postStatus = compiledOnce((db, slot) => db.selectFrom('posts').select('status').where('id', '=', slot(0) as number));
+const lockedPostStatus = compiledOnce((db, slot) => db.selectFrom('posts').select('status').where('id', '=', slot(0) as number).forUpdate());
+
 /**
  * The event's count state inside a write's transaction. On PostgreSQL the post row is locked so
  * concurrent writers of the same event apply their count changes one after the other.
  */
-const postStatus = compiledOnce((db, slot) => db.selectFrom('posts').select('status').where('id', '=', slot(0) as number));
-const lockedPostStatus = compiledOnce((db, slot) => db.selectFrom('posts').select('status').where('id', '=', slot(0) as number).forUpdate());
-
 export async function countState(db: Executor, eventId: number, lock: boolean): Promise<CountState> {
   const [post] = await (lock ? lockedPostStatus : postStatus)(db, [eventId]);
   return { published: post?.status === 'publish', termIds: post ? await termIdsOfEvent(db, eventId) : [] };
@@ -474,6 +474,7 @@ export async function listedEventsByIds(db: Executor, ids: readonly number[]): P
   return rows.map((row) => ({ ...row, term_ids: termsOf.get(row.post_id) ?? [] }));
 }
 
+/** How many event–term links there are: what a snapshot's term list will hold. */
 export async function countEventTermLinks(db: Executor): Promise<number> {
   const row = await db.selectFrom('event_terms').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
   return Number(row.count);

@@ -280,9 +280,9 @@ export async function recountTerms(db: Executor, termIds: readonly number[]): Pr
     .execute();
 }
 
-/** Adds `delta` to the `count` of terms (incremental maintenance of published-event counts). */
 const addToTermCounts = compiledOnce((db, slot) => db.updateTable('terms').set((eb) => ({ count: eb('count', '+', slot(0) as number) })).where(inIdList(db, 'id', slot(1))));
 
+/** Adds `delta` to the `count` of terms (incremental maintenance of published-event counts). */
 export async function adjustTermCounts(db: Executor, deltas: ReadonlyMap<number, number>): Promise<void> {
   const byDelta = new Map<number, number[]>();
   for (const [termId, delta] of deltas) if (delta !== 0) byDelta.set(delta, [...(byDelta.get(delta) ?? []), termId]);
