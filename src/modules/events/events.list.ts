@@ -271,10 +271,10 @@ async function keptList(ctx: RequestContext, filter: repo.EventFilter, needed: n
   const cached = ctx.app.caches.eventLists.get(key, version);
   if (cached && (cached.ids.length === cached.total || cached.ids.length >= needed)) return cached;
   const found = (await publicSearch(ctx, filter, version)) ?? (await repo.listEventIds(ctx.db, filter, languages(ctx)));
-  const ids = idArray(found);
-  const kept = filter.search && ids.length > SEARCH_HEAD ? ids.slice(0, Math.max(SEARCH_HEAD, needed)) : ids;
-  ctx.app.caches.eventLists.set(key, version, { ids: kept, total: ids.length });
-  return { ids, total: ids.length };
+  // The head kept of a long search still holds the page asked for (`needed` ids).
+  const kept = { ids: idArray(filter.search && found.length > SEARCH_HEAD ? found.slice(0, Math.max(SEARCH_HEAD, needed)) : found), total: found.length };
+  ctx.app.caches.eventLists.set(key, version, kept);
+  return kept;
 }
 
 /**
