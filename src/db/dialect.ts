@@ -67,9 +67,9 @@ export function mayContain(db: Executor, postId: Expression<number> | RawBuilder
   return documents && sql<SqlBool>`${postId} IN (${documents})`;
 }
 
-/** How an id list travels as one query parameter (idTable, inIdList): JSON on SQLite, an array on PostgreSQL. */
-export function idListParameter(db: Executor, ids: readonly number[]): unknown {
-  return dialectOfExecutor(db) === 'sqlite' ? JSON.stringify(ids) : [...ids];
+/** How a list of ids or texts travels as one query parameter (idTable, inList): JSON on SQLite, an array on PostgreSQL. */
+export function listParameter(db: Executor, values: readonly number[] | readonly string[]): unknown {
+  return dialectOfExecutor(db) === 'sqlite' ? JSON.stringify(values) : [...values];
 }
 
 /**
@@ -77,26 +77,28 @@ export function idListParameter(db: Executor, ids: readonly number[]): unknown {
  * first in a CROSS JOIN it drives the query on SQLite: one primary-key lookup per id.
  */
 export function idTable(db: Executor, ids: readonly number[], alias: string): AliasedRawBuilder<{ value: number }, string> {
-  return idRows(db, idListParameter(db, ids)).as(alias);
+  return listRows<number>(db, listParameter(db, ids), 'bigint').as(alias);
 }
 
-function idRows(db: Executor, parameter: unknown): RawBuilder<{ value: number }> {
-  if (dialectOfExecutor(db) === 'sqlite') return sql<{ value: number }>`(SELECT value FROM json_each(${parameter}))`;
-  return sql<{ value: number }>`(SELECT unnest(${pgIdArray(parameter)}) AS value)`;
+type ListType = 'bigint' | 'text';
+
+function listRows<T>(db: Executor, parameter: unknown, type: ListType): RawBuilder<{ value: T }> {
+  if (dialectOfExecutor(db) === 'sqlite') return sql<{ value: T }>`(SELECT value FROM json_each(${parameter}))`;
+  return sql<{ value: T }>`(SELECT unnest(${pgArray(parameter, type)}) AS value)`;
 }
 
 /**
- * PostgreSQL: the id list behind a subquery, so that the planner estimates its length alike whether
- * it plans for these ids or for any. Handed the array itself, a plan for the actual ids always
+ * PostgreSQL: the list behind a subquery, so that the planner estimates its length alike whether
+ * it plans for these values or for any. Handed the array itself, a plan for the actual ids always
  * looked cheaper than the generic one, so PostgreSQL planned such a statement anew at every
  * execution: 1.2 ms for a page of event rows that a generic plan reads in 0.5 ms.
  */
-function pgIdArray(parameter: unknown): RawBuilder<number[]> {
-  return sql<number[]>`ARRAY(SELECT unnest(${parameter}::bigint[]))`;
+function pgArray(parameter: unknown, type: ListType): RawBuilder<unknown[]> {
+  return sql<unknown[]>`ARRAY(SELECT unnest(${parameter}::${sql.raw(type)}[]))`;
 }
 
-/** `column` is in the id list `parameter` (idListParameter): the same SQL for lists of any length. */
-export function inIdList(db: Executor, column: string, parameter: unknown): RawBuilder<SqlBool> {
-  if (dialectOfExecutor(db) === 'postgres') return sql<SqlBool>`${sql.ref(column)} = ANY(${pgIdArray(parameter)})`;
-  return sql<SqlBool>`${sql.ref(column)} IN ${idRows(db, parameter)}`;
+/** `column` is in the list `parameter` (listParameter) of ids or texts: the same SQL for lists of any length. */
+export function inList(db: Executor, column: string, parameter: unknown, type: ListType = 'bigint'): RawBuilder<SqlBool> {
+  if (dialectOfExecutor(db) === 'postgres') return sql<SqlBool>`${sql.ref(column)} = ANY(${pgArray(parameter, type)})`;
+  return sql<SqlBool>`${sql.ref(column)} IN ${listRows(db, parameter, type)}`;
 }

@@ -4,7 +4,7 @@ import { callerCan } from '../../auth/caller.js';
 import type { Executor } from '../../db/schema.js';
 import { compiledOnce } from '../../db/compiled.js';
 import type { OffThreadReader } from '../../db/off-thread.js';
-import { containsIgnoringCase, dialectOfExecutor, documentsContaining, idListParameter, idTable, inIdList, mayContain } from '../../db/dialect.js';
+import { containsIgnoringCase, dialectOfExecutor, documentsContaining, listParameter, idTable, inList, mayContain } from '../../db/dialect.js';
 import { translatedColumn } from '../../db/translations.js';
 import type { ImageRow } from '../images/images.js';
 import type { Languages } from '../linked/linked.repository.js';
@@ -62,17 +62,17 @@ const commaSeparated = (ids: string | null) => (ids ? ids.split(',').map(Number)
 const pgLinkedIds = (table: 'event_terms' | 'event_organizers', column: 'term_id' | 'organizer_id') =>
   sql<string | null>`(SELECT string_agg(${sql.ref(column)}::text, ',' ORDER BY position, ${sql.ref(column)}) FROM ${sql.table(table)} WHERE event_id = posts.id)`;
 
-const eventRowsByIds = compiledOnce((db, slot) => selectEvents(db, { lang: slot(0), defaultLang: slot(1) } as Languages).where(inIdList(db, 'posts.id', slot(2))));
+const eventRowsByIds = compiledOnce((db, slot) => selectEvents(db, { lang: slot(0), defaultLang: slot(1) } as Languages).where(inList(db, 'posts.id', slot(2))));
 const eventRowsWithLinksByIds = compiledOnce((db, slot) =>
   selectEvents(db, { lang: slot(0), defaultLang: slot(1) } as Languages)
     .select([pgLinkedIds('event_terms', 'term_id').as('term_ids'), pgLinkedIds('event_organizers', 'organizer_id').as('organizer_ids')])
-    .where(inIdList(db, 'posts.id', slot(2))),
+    .where(inList(db, 'posts.id', slot(2))),
 );
 const termLinksByIds = compiledOnce((db, slot) =>
-  db.selectFrom('event_terms').select(['event_id', 'term_id as id']).where(inIdList(db, 'event_id', slot(0))).orderBy('event_id').orderBy('position').orderBy('term_id'),
+  db.selectFrom('event_terms').select(['event_id', 'term_id as id']).where(inList(db, 'event_id', slot(0))).orderBy('event_id').orderBy('position').orderBy('term_id'),
 );
 const organizerLinksByIds = compiledOnce((db, slot) =>
-  db.selectFrom('event_organizers').select(['event_id', 'organizer_id as id']).where(inIdList(db, 'event_id', slot(0))).orderBy('event_id').orderBy('position').orderBy('organizer_id'),
+  db.selectFrom('event_organizers').select(['event_id', 'organizer_id as id']).where(inList(db, 'event_id', slot(0))).orderBy('event_id').orderBy('position').orderBy('organizer_id'),
 );
 
 function groupedIds(links: readonly { event_id: number; id: number }[]): Map<number, number[]> {
@@ -86,7 +86,7 @@ function groupedIds(links: readonly { event_id: number; id: number }[]): Map<num
  * process, reads them with two indexed queries, cheaper there than per-row ordered aggregates.
  */
 async function eventsWithLinks(db: Executor, { lang, defaultLang }: Languages, ids: readonly number[]): Promise<EventRow[]> {
-  const idList = idListParameter(db, ids);
+  const idList = listParameter(db, ids);
   if (dialectOfExecutor(db) === 'postgres') {
     const rows = await eventRowsWithLinksByIds(db, [lang, defaultLang, idList]);
     return rows.map((row) => ({ ...(row as unknown as EventRowWithoutLinks), term_ids: commaSeparated(row.term_ids), organizer_ids: commaSeparated(row.organizer_ids) }));
@@ -321,18 +321,18 @@ const eventTermIdsOfTaxonomy = compiledOnce((db, slot) =>
     .where('terms.taxonomy', '=', slot(1) as string),
 );
 
-/** Replaces the event's terms of one taxonomy. */
+const deleteEventTerms = compiledOnce((db, slot) => db.deleteFrom('event_terms').where('event_id', '=', slot(0) as number).where(inList(db, 'term_id', slot(1))));
+
+const insertEventTerm = compiledOnce((db, slot) =>
+  db.insertInto('event_terms').values({ event_id: slot(0) as number, term_id: slot(1) as number, position: slot(2) as number }),
+);
+
+/** Replaces the event's terms of one taxonomy (compiled once: most event writes set terms). */
 export async function setTerms(db: Executor, eventId: number, taxonomy: string, termIds: readonly number[]): Promise<void> {
   const previous = await eventTermIdsOfTaxonomy(db, [eventId, taxonomy]);
-  const old = previous.map((r) => r.term_id);
-  if (old.length > 0) await db.deleteFrom('event_terms').where('event_id', '=', eventId).where('term_id', 'in', old).execute();
+  if (previous.length > 0) await deleteEventTerms(db, [eventId, listParameter(db, previous.map((r) => r.term_id))]);
   const unique = [...new Set(termIds)];
-  if (unique.length > 0) {
-    await db
-      .insertInto('event_terms')
-      .values(unique.map((termId, position) => ({ event_id: eventId, term_id: termId, position })))
-      .execute();
-  }
+  for (const [position, termId] of unique.entries()) await insertEventTerm(db, [eventId, termId, position]);
 }
 
 const termIdsOfEventRows = compiledOnce((db, slot) => db.selectFrom('event_terms').select('term_id').where('event_id', '=', slot(0) as number));
@@ -465,9 +465,9 @@ export interface ListedEventWithTerms extends ListedEvent {
 /** Which of the given events are listed, with their keys and terms (events.candidates.ts: events written since its snapshot). */
 export async function listedEventsByIds(db: Executor, ids: readonly number[]): Promise<ListedEventWithTerms[]> {
   if (ids.length === 0) return [];
-  const idList = idListParameter(db, ids);
+  const idList = listParameter(db, ids);
   const [rows, links] = await Promise.all([
-    db.selectFrom('events').select(['post_id', 'start_key', 'end_key']).where('status', '=', 'publish').where('hide_from_listings', '=', 0).where(inIdList(db, 'post_id', idList)).execute(),
+    db.selectFrom('events').select(['post_id', 'start_key', 'end_key']).where('status', '=', 'publish').where('hide_from_listings', '=', 0).where(inList(db, 'post_id', idList)).execute(),
     termLinksByIds(db, [idList]),
   ]);
   const termsOf = groupedIds(links);

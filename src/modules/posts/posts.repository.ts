@@ -3,7 +3,7 @@ import type { Caller } from '../../auth/caller.js';
 import { callerCan } from '../../auth/caller.js';
 import { trashedSlug } from './posts.rules.js';
 import { compiledOnce } from '../../db/compiled.js';
-import { idListParameter, inIdList } from '../../db/dialect.js';
+import { listParameter, inList } from '../../db/dialect.js';
 import type { Executor } from '../../db/schema.js';
 import { translatedColumn } from '../../db/translations.js';
 import type { Language } from '../../i18n/languages.js';
@@ -26,7 +26,7 @@ export async function postType(db: Executor, id: number): Promise<string | undef
 }
 
 const BASE_COLUMNS = ['id', 'type', 'author_id', 'status', 'slug', 'password', 'lang', 'published_at'] as const;
-const postBasesByIds = compiledOnce((db, slot) => db.selectFrom('posts').select(BASE_COLUMNS).where(inIdList(db, 'id', slot(0))));
+const postBasesByIds = compiledOnce((db, slot) => db.selectFrom('posts').select(BASE_COLUMNS).where(inList(db, 'id', slot(0))));
 // `slug <> ''` lets both planners use the partial unique index posts_slug. Written as a literal, not
 // a parameter, so that PostgreSQL's generic plan uses it too and the statement is not planned anew
 // at every execution.
@@ -40,7 +40,7 @@ export async function findPostBase(db: Executor, id: number): Promise<PostBase |
 /** Several posts' base rows by id. */
 async function findPostBases(db: Executor, ids: readonly number[]): Promise<Map<number, PostBase>> {
   if (ids.length === 0) return new Map();
-  const rows = await postBasesByIds(db, [idListParameter(db, ids)]);
+  const rows = await postBasesByIds(db, [listParameter(db, ids)]);
   return new Map(rows.map((row) => [row.id, row]));
 }
 
