@@ -291,11 +291,11 @@ export async function recountTerms(db: Executor, termIds: readonly number[]): Pr
     .execute();
 }
 
-const addToTermCounts = compiledOnce((db, slot) => db.updateTable('terms').set((eb) => ({ count: eb('count', '+', slot(0) as number) })).where(inList(db, 'id', slot(1))));
+// One term per statement: SQLite scanned the whole terms table for `id IN (json_each(?))` in an
+// UPDATE (54 µs, against 3 µs by primary key), and a write touches a few terms.
+const addToTermCount = compiledOnce((db, slot) => db.updateTable('terms').set((eb) => ({ count: eb('count', '+', slot(0) as number) })).where('id', '=', slot(1) as number));
 
-/** Adds `delta` to the `count` of terms (incremental maintenance of published-event counts). */
+/** Adds each delta to the `count` of its term (incremental maintenance of published-event counts). */
 export async function adjustTermCounts(db: Executor, deltas: ReadonlyMap<number, number>): Promise<void> {
-  const byDelta = new Map<number, number[]>();
-  for (const [termId, delta] of deltas) if (delta !== 0) byDelta.set(delta, [...(byDelta.get(delta) ?? []), termId]);
-  for (const [delta, ids] of byDelta) await addToTermCounts(db, [delta, listParameter(db, ids)]);
+  for (const [termId, delta] of deltas) if (delta !== 0) await addToTermCount(db, [delta, termId]);
 }
