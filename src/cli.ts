@@ -9,6 +9,7 @@ import { dataVersionOf } from './cache/data-version.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { connect } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
+import { syncSiteTimezone } from './modules/events/events.maintenance.js';
 import type { Db } from './db/schema.js';
 import {
   changeRole,
@@ -213,6 +214,9 @@ async function execute(config: Config, command: Command, input: Input): Promise<
   const handle = connect(config.databaseUrl);
   try {
     const applied = await migrateToLatest(handle.db, handle.dialect);
+    // As the server does at start: all-day events written here are keyed in the site zone, and a
+    // server started next must not rekey every one of them (50,000 at a million seeded events).
+    await syncSiteTimezone(handle.db, config);
     const lines = await command.run({ ...input, db: handle.db, config, applied, now: now() });
     // Running servers drop their caches when the data version moves (cache/data-version.ts). On SQLite
     // our commits already moved it; on PostgreSQL the shared row must be bumped. Changes to users and

@@ -33,9 +33,13 @@ interface CliResult {
 
 /** Runs the real CLI in a child process against `url` (each spawn costs ~0.5 s: keep them few). */
 function cli(url: string, ...args: string[]): CliResult {
+  return cliWithEnv({}, url, ...args);
+}
+
+function cliWithEnv(env: Record<string, string>, url: string, ...args: string[]): CliResult {
   const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'silent' },
+    env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'silent', ...env },
     encoding: 'utf8',
   });
   const lines = result.stdout.split('\n').filter((line) => line !== '');
@@ -189,6 +193,22 @@ for (const dialect of await testDialects()) {
       assert.ok(found.total > 0);
       for (const event of found.events) assert.match(`${event.title} ${event.description}`, /concert/i);
       if (dialect === 'sqlite') await assertPlannerAveragesWithoutSamples(database.url);
+    });
+
+    it('seed records the site zone its all-day events are keyed in, so a server started next does not rekey them', async () => {
+      const fresh = await createTestDatabase(dialect);
+      try {
+        assert.equal(cliWithEnv({ SITE_TIMEZONE: 'Pacific/Auckland' }, fresh.url, 'seed', '--events', '30').status, 0);
+        const handle = connect(fresh.url);
+        try {
+          const stored = await handle.db.selectFrom('settings').select('value').where('key', '=', 'site_timezone').executeTakeFirst();
+          assert.equal(stored?.value, 'Pacific/Auckland');
+        } finally {
+          await handle.close();
+        }
+      } finally {
+        await fresh.drop();
+      }
     });
 
     it('a revoked password, a lower role and a deleted user take effect on the next request', async () => {
