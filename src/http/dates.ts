@@ -3,8 +3,13 @@ import { DateTime, FixedOffsetZone, type Zone } from 'luxon';
 /** The wire format of every date in the contract (API.md §8). */
 export const DB_FORMAT = 'yyyy-MM-dd HH:mm:ss';
 
+/**
+ * `YYYY-MM-DD HH:MM:SS` of a DateTime in its own zone, put together from its offset: Luxon's
+ * `toFormat` was a fortieth of a filtered list's time (its `rest_url` echoes two dates).
+ */
 export function formatDb(instant: DateTime): string {
-  return instant.toFormat(DB_FORMAT);
+  if (instant.year < 0 || instant.year > 9999) return instant.toFormat(DB_FORMAT);
+  return formatUtcSeconds(Math.floor(instant.toSeconds()) + instant.offset * 60);
 }
 
 const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
@@ -136,8 +141,26 @@ export function parseDateInput(raw: unknown, zone: Zone, now: DateTime): DateTim
   if (text === '' || text.length > 64) return null;
   // Out-of-range timestamps give an invalid DateTime: reject them like any other unreadable date.
   if (/^\d+$/.test(text)) return validDate(DateTime.fromSeconds(Number(text), { zone }));
-  if (/^\d{4}-\d{2}-\d{2}/.test(text)) return parseAbsolute(text, zone);
+  if (/^\d{4}-\d{2}-\d{2}/.test(text)) return parsedAbsolute(text, zone);
   return parseRelative(text, zone, now);
+}
+
+const absoluteDates = new Map<string, DateTime | null>();
+
+/**
+ * An absolute date, remembered per zone (it does not depend on "now"; a DateTime never changes):
+ * lists and writes send the same dates again and again, and each is read twice (validation, then
+ * use), and Luxon's `fromObject` was a fiftieth of a create.
+ */
+function parsedAbsolute(text: string, zone: Zone): DateTime | null {
+  const key = `${zone.name}|${text}`;
+  let parsed = absoluteDates.get(key);
+  if (parsed === undefined) {
+    parsed = parseAbsolute(text, zone);
+    if (absoluteDates.size >= 1_000) absoluteDates.clear();
+    absoluteDates.set(key, parsed);
+  }
+  return parsed;
 }
 
 const DAY_SECONDS = 86_400;

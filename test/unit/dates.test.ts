@@ -35,6 +35,18 @@ describe('formatDb', () => {
     assert.equal(formatDb(DateTime.fromISO('2026-01-02T03:04:05', { zone: 'UTC' })), '2026-01-02 03:04:05');
     assert.equal(formatDb(NOW.setZone(NEW_YORK)), '2026-11-21 03:37:48');
   });
+
+  it('gives what Luxon formats, across zones, offsets, DST changes, fractions of a second and years', () => {
+    const zones = ['UTC', NEW_YORK, PARIS, 'Pacific/Chatham', 'Asia/Kolkata', 'UTC+5:45', 'UTC-9:30'];
+    const instants = [Date.UTC(2026, 2, 29, 0, 59, 59, 999), Date.UTC(2026, 9, 25, 1, 0, 0, 500), Date.UTC(1969, 11, 31, 23, 59, 59, 250), Date.UTC(5, 0, 1) - 1, Date.UTC(9999, 11, 31, 12), Date.UTC(10000, 0, 2)];
+    for (let ms = Date.UTC(2025, 0, 1); ms < Date.UTC(2027, 0, 1); ms += 7_654_321_123) instants.push(ms);
+    for (const zone of zones) {
+      for (const ms of instants) {
+        const dt = DateTime.fromMillis(ms, { zone });
+        assert.equal(formatDb(dt), dt.toFormat('yyyy-MM-dd HH:mm:ss'), `${new Date(ms).toISOString()} in ${zone}`);
+      }
+    }
+  });
 });
 
 describe('parseDateInput: absolute wall-clock forms (API.md §6)', () => {
