@@ -1,5 +1,5 @@
 import type { Config } from '../../config.js';
-import { compactSearchIndex, updatePlannerStatistics } from '../../db/dialect.js';
+import { compactSearchIndex, updatePlannerStatistics, withBulkSearchIndexing } from '../../db/dialect.js';
 import type { Db, Executor } from '../../db/schema.js';
 import { sortKeys } from '../events/events.dates.js';
 import { searchDocument } from '../events/events.repository.js';
@@ -116,19 +116,17 @@ function eventRow(random: Random, n: number, now: number, siteTimezone: string, 
   };
 }
 
-/**
- * Fills a database with a realistic calendar (issue "benchmark harness"): events over two years in
- * several zones with ~1 KB HTML descriptions, venues, organizers, a category tree, tags, 10 % drafts,
- * 2 % password-protected, 2 % hidden. Written in batches inside transactions; deterministic.
- */
-export async function seedCalendar(db: Db, config: Config, options: SeedOptions): Promise<SeedResult> {
-  const random = new Random(options.seed ?? 42);
-  const now = Math.floor(Date.now() / 1000);
-  const { categories, tags, venues, organizers } = await db.transaction().execute(async (trx) => ({
-    ...(await seedTerms(trx, now)),
-    venues: await seedVenues(trx, random, options.venues ?? 200, now),
-    organizers: await seedOrganizers(trx, random, options.organizers ?? 100, now),
-  }));
+/** What events are linked to: ids of the seeded terms, venues and organizers. */
+interface SeededLinks {
+  categories: number[];
+  tags: number[];
+  venues: number[];
+  organizers: number[];
+}
+
+/** The events, in batches of 5,000 inside transactions; the ids of the first and last. */
+async function seedEvents(db: Db, random: Random, now: number, config: Config, links: SeededLinks, options: SeedOptions): Promise<{ first: number; last: number }> {
+  const { categories, tags, venues, organizers } = links;
   let first = 0;
   let last = 0;
   const chunk = 5_000;
@@ -154,6 +152,24 @@ export async function seedCalendar(db: Db, config: Config, options: SeedOptions)
     });
     options.onProgress?.(done + count, options.events);
   }
+  return { first, last };
+}
+
+/**
+ * Fills a database with a realistic calendar (issue "benchmark harness"): events over two years in
+ * several zones with ~1 KB HTML descriptions, venues, organizers, a category tree, tags, 10 % drafts,
+ * 2 % password-protected, 2 % hidden. Written in batches inside transactions; deterministic.
+ */
+export async function seedCalendar(db: Db, config: Config, options: SeedOptions): Promise<SeedResult> {
+  const random = new Random(options.seed ?? 42);
+  const now = Math.floor(Date.now() / 1000);
+  const links = await db.transaction().execute(async (trx) => ({
+    ...(await seedTerms(trx, now)),
+    venues: await seedVenues(trx, random, options.venues ?? 200, now),
+    organizers: await seedOrganizers(trx, random, options.organizers ?? 100, now),
+  }));
+  const { categories, tags, venues, organizers } = links;
+  const { first, last } = await withBulkSearchIndexing(db, () => seedEvents(db, random, now, config, links, options));
   options.onStep?.('counting events per term');
   await recountTerms(db, [...categories, ...tags]);
   options.onStep?.('compacting the search index');
