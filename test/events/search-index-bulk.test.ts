@@ -1,39 +1,27 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { sql } from 'kysely';
-import { connect, type DatabaseHandle } from '../../src/db/connect.js';
 import { withBulkSearchIndexing } from '../../src/db/dialect.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
-import { createTestDatabase, testDialects, type TestDatabase } from '../helpers/databases.js';
+import { testDialects, useMigratedDatabase } from '../helpers/databases.js';
 
 // A bulk load (the seed command) changes how SQLite's trigram index buffers and merges while it runs;
 // whatever happens, the server's writes afterwards must find FTS5's defaults again.
 
 for (const dialect of await testDialects()) {
   describe(`bulk search indexing [${dialect}]`, () => {
-    let database: TestDatabase;
-    let handle: DatabaseHandle;
-    before(async () => {
-      database = await createTestDatabase(dialect);
-      handle = connect(database.url);
-      await migrateToLatest(handle.db, handle.dialect);
-    });
-    after(async () => {
-      await handle?.close();
-      await database?.drop();
-    });
+    const database = useMigratedDatabase(dialect);
 
     /** FTS5's settings as stored (`search_fts_config`); none on PostgreSQL. */
     const settings = async () => {
       if (dialect === 'postgres') return {};
-      const { rows } = await sql<{ k: string; v: number }>`SELECT k, v FROM search_fts_config WHERE k IN ('hashsize', 'automerge')`.execute(handle.db);
+      const { rows } = await sql<{ k: string; v: number }>`SELECT k, v FROM search_fts_config WHERE k IN ('hashsize', 'automerge')`.execute(database.handle().db);
       return Object.fromEntries(rows.map((row) => [row.k, row.v]));
     };
     const defaults = dialect === 'sqlite' ? { hashsize: 1_048_576, automerge: 4 } : {};
 
     it('buffers more and merges later during the load, then restores the defaults and returns its result', async () => {
       let during: Record<string, number> = {};
-      const result = await withBulkSearchIndexing(handle.db, async () => {
+      const result = await withBulkSearchIndexing(database.handle().db, async () => {
         during = await settings();
         return 42;
       });
@@ -44,7 +32,7 @@ for (const dialect of await testDialects()) {
 
     it('restores the defaults when the load fails, and the failure reaches the caller', async () => {
       await assert.rejects(
-        withBulkSearchIndexing(handle.db, async () => {
+        withBulkSearchIndexing(database.handle().db, async () => {
           throw new Error('load failed');
         }),
         /load failed/,

@@ -2,8 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { after, before } from 'node:test';
 import pg from 'pg';
-import type { Dialect } from '../../src/db/connect.js';
+import { connect, type DatabaseHandle, type Dialect } from '../../src/db/connect.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
 
 const PG_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -77,6 +79,30 @@ export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase
       } finally {
         await client.end();
       }
+    },
+  };
+}
+
+/**
+ * A fresh database of `dialect`, migrated and connected before the suite's tests and dropped after
+ * them (call inside `describe`); `handle()` is the open connection.
+ */
+export function useMigratedDatabase(dialect: Dialect): { handle(): DatabaseHandle } {
+  let database: TestDatabase | undefined;
+  let handle: DatabaseHandle | undefined;
+  before(async () => {
+    database = await createTestDatabase(dialect);
+    handle = connect(database.url);
+    await migrateToLatest(handle.db, handle.dialect);
+  });
+  after(async () => {
+    await handle?.close();
+    await database?.drop();
+  });
+  return {
+    handle: () => {
+      if (!handle) throw new Error('the database opens before the first test of the suite');
+      return handle;
     },
   };
 }

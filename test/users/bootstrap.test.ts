@@ -1,38 +1,26 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { connect, type DatabaseHandle } from '../../src/db/connect.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
+import { describe, it } from 'node:test';
 import { authenticate, ensureAdmin } from '../../src/modules/users/users.service.js';
-import { createTestDatabase, testDialects, type TestDatabase } from '../helpers/databases.js';
+import { testDialects, useMigratedDatabase } from '../helpers/databases.js';
 
 for (const dialect of await testDialects()) {
   describe(`admin bootstrap at start-up [${dialect}]`, () => {
-    let database: TestDatabase;
-    let handle: DatabaseHandle;
-    before(async () => {
-      database = await createTestDatabase(dialect);
-      handle = connect(database.url);
-      await migrateToLatest(handle.db, handle.dialect);
-    });
-    after(async () => {
-      await handle.close();
-      await database.drop();
-    });
+    const database = useMigratedDatabase(dialect);
 
     it('an empty database gets an administrator "admin" with a random password, returned once', async () => {
-      const password = await ensureAdmin(handle.db, undefined, 1);
+      const password = await ensureAdmin(database.handle().db, undefined, 1);
       assert.ok(password && password.length >= 24);
-      const caller = await authenticate(handle.db, 'admin', password);
+      const caller = await authenticate(database.handle().db, 'admin', password);
       assert.deepEqual(caller && { login: caller.login, role: caller.role }, { login: 'admin', role: 'administrator' });
-      assert.equal(await ensureAdmin(handle.db, undefined, 2), undefined, 'a second start prints nothing');
+      assert.equal(await ensureAdmin(database.handle().db, undefined, 2), undefined, 'a second start prints nothing');
     });
 
     it('CALENDAR_ADMIN_PASSWORD becomes one of admin\'s application passwords, idempotently', async () => {
-      assert.equal(await ensureAdmin(handle.db, 'configured-admin-password', 3), undefined);
-      assert.equal(await ensureAdmin(handle.db, 'configured-admin-password', 4), undefined);
-      const caller = await authenticate(handle.db, 'admin', 'configured-admin-password');
+      assert.equal(await ensureAdmin(database.handle().db, 'configured-admin-password', 3), undefined);
+      assert.equal(await ensureAdmin(database.handle().db, 'configured-admin-password', 4), undefined);
+      const caller = await authenticate(database.handle().db, 'admin', 'configured-admin-password');
       assert.equal(caller?.role, 'administrator');
-      const stored = await handle.db.selectFrom('app_passwords').select(['hash', 'name']).execute();
+      const stored = await database.handle().db.selectFrom('app_passwords').select(['hash', 'name']).execute();
       assert.equal(stored.filter((row) => row.name === 'CALENDAR_ADMIN_PASSWORD').length, 1);
       assert.ok(stored.every((row) => row.hash !== 'configured-admin-password'), 'passwords are stored hashed');
     });
