@@ -42,7 +42,7 @@ const BULK_SEARCH_INDEXING = { hashsize: 64 * 1_048_576, automerge: 0 };
 async function setSearchIndexOptions(db: Executor, options: typeof SEARCH_INDEX_DEFAULTS): Promise<void> {
   // Literals: FTS5 refuses these settings bound as parameters (better-sqlite3 binds numbers as reals).
   for (const [name, value] of Object.entries(options)) {
-    await sql`INSERT INTO search_fts(search_fts, rank) VALUES (${name}, ${sql.raw(String(Math.trunc(value)))})`.execute(db);
+    await sql`INSERT INTO search_fts(search_fts, rank) VALUES (${name}, ${sql.raw(String(value))})`.execute(db);
   }
 }
 
