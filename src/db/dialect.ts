@@ -35,30 +35,38 @@ export function documentsContaining(db: Executor, word: string): RawBuilder<{ po
   return sql`SELECT post_id FROM search_documents WHERE lower(body) LIKE ${containsPattern(word)} ESCAPE '\\'`;
 }
 
-/** SQLite FTS5's own defaults (fts5_config.c), which a bulk load changes for its duration. */
+/** SQLite FTS5's own defaults (fts5_config.c), for settings its config table does not hold. */
 const SEARCH_INDEX_DEFAULTS = { hashsize: 1_048_576, automerge: 4 };
-const BULK_SEARCH_INDEXING = { hashsize: 64 * 1_048_576, automerge: 0 };
+type SearchIndexSettings = typeof SEARCH_INDEX_DEFAULTS;
+const BULK_SEARCH_INDEXING: SearchIndexSettings = { hashsize: 64 * 1_048_576, automerge: 0 };
 
-async function setSearchIndexOptions(db: Executor, options: typeof SEARCH_INDEX_DEFAULTS): Promise<void> {
+/** The settings the index writes with now (migration 0010 stores `automerge`). */
+async function searchIndexSettings(db: Executor): Promise<SearchIndexSettings> {
+  const { rows } = await sql<{ k: keyof SearchIndexSettings; v: number }>`SELECT k, v FROM search_fts_config WHERE k IN ('hashsize', 'automerge')`.execute(db);
+  return { ...SEARCH_INDEX_DEFAULTS, ...Object.fromEntries(rows.map((row) => [row.k, row.v])) };
+}
+
+async function setSearchIndexSettings(db: Executor, settings: SearchIndexSettings): Promise<void> {
   // Literals: FTS5 refuses these settings bound as parameters (better-sqlite3 binds numbers as reals).
-  for (const [name, value] of Object.entries(options)) {
+  for (const [name, value] of Object.entries(settings)) {
     await sql`INSERT INTO search_fts(search_fts, rank) VALUES (${name}, ${sql.raw(String(value))})`.execute(db);
   }
 }
 
 /**
  * Runs a bulk load with SQLite's trigram index buffering 64 MB of new entries instead of 1 MB and
- * not merging segments as it goes (compactSearchIndex merges them once at the end); the defaults
- * are back afterwards, even if the load fails. Seeding 50,000 events: 15.4 → 12.2 s, of which the
- * search documents' inserts 7.9 → 4.8 s. PostgreSQL's index needs nothing.
+ * not merging segments as it goes (compactSearchIndex merges them once at the end); the settings
+ * from before are back afterwards, even if the load fails. Seeding 50,000 events: 15.4 → 12.2 s, of
+ * which the search documents' inserts 7.9 → 4.8 s. PostgreSQL's index needs nothing.
  */
 export async function withBulkSearchIndexing<T>(db: Executor, load: () => Promise<T>): Promise<T> {
   if (dialectOfExecutor(db) !== 'sqlite') return load();
-  await setSearchIndexOptions(db, BULK_SEARCH_INDEXING);
+  const settings = await searchIndexSettings(db);
+  await setSearchIndexSettings(db, BULK_SEARCH_INDEXING);
   try {
     return await load();
   } finally {
-    await setSearchIndexOptions(db, SEARCH_INDEX_DEFAULTS);
+    await setSearchIndexSettings(db, settings);
   }
 }
 

@@ -9,6 +9,7 @@ import * as search from './migrations/0006_search_documents.js';
 import * as exactSearch from './migrations/0007_exact_search_documents.js';
 import * as inexactIndex from './migrations/0008_inexact_search_documents_index.js';
 import * as credentialChanges from './migrations/0009_credential_changes_bump_version.js';
+import * as searchMerges from './migrations/0010_search_index_merges_by_sixteen.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -25,6 +26,7 @@ const STEPS: Record<string, DialectMigration> = {
   '0007_exact_search_documents': exactSearch,
   '0008_inexact_search_documents_index': inexactIndex,
   '0009_credential_changes_bump_version': credentialChanges,
+  '0010_search_index_merges_by_sixteen': searchMerges,
 };
 
 class StaticProvider implements MigrationProvider {
