@@ -27,6 +27,8 @@ export interface Fragment {
   lock?: { password: string; author_id: number; status: string };
   /** The blanked representation of a protected item, for readers who have not unlocked it. */
   blanked?: Buffer;
+  /** What it was rendered from (`changeKey`s): after this process's writes, it is reused until one of them names one of these. */
+  depends?: readonly string[];
 }
 
 /** What a cache entry costs besides its bytes (key, entry, arrays), counted so the budget is honest. */

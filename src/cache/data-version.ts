@@ -10,10 +10,51 @@ import type { Db } from '../db/schema.js';
  */
 export interface DataVersion {
   current(): Promise<string>;
-  /** Called after every write request, before its response leaves. */
-  bump(): Promise<void>;
+  /**
+   * Called after every write request, before its response leaves, with what the request changed
+   * (`changeKey`s) when it knows; without them, anything may have changed.
+   */
+  bump(changed?: readonly string[]): Promise<void>;
   /** Whether every change from version `from` to version `to` was made by this process. */
   localSince(from: string, to: string): boolean;
+  /** Whether nothing under `keys` changed from version `from` to version `to`: every change between was this process's, and named other keys. */
+  unchangedSince(from: string, to: string, keys: readonly string[]): boolean;
+}
+
+/** What a write names as changed, and what a cached entry names as depended on: `event:12`, `term:3`. */
+export function changeKey(kind: 'event' | 'term' | 'venue' | 'organizer', id: number): string {
+  return `${kind}:${id}`;
+}
+
+const CHANGED_KEYS_KEPT = 100_000;
+
+/**
+ * The latest of this process's own bumps that changed each key, by the bump's sequence number (the
+ * versions only grow). A bump that names nothing changed everything. So an entry cached under a
+ * version stays good, after this process's writes, until one of them names a key it depends on.
+ */
+class ChangeJournal {
+  private readonly changedAt = new Map<string, number>();
+  private everythingAt = 0;
+
+  /** On PostgreSQL, concurrent bumps may be recorded out of order: a key keeps its latest sequence. */
+  record(sequence: number, changed: readonly string[] | undefined): void {
+    if (!changed || this.changedAt.size + changed.length > CHANGED_KEYS_KEPT) {
+      // Forgetting keys is safe only if everything before counts as changed.
+      let latest = Math.max(this.everythingAt, sequence);
+      for (const at of this.changedAt.values()) latest = Math.max(latest, at);
+      this.everythingAt = latest;
+      this.changedAt.clear();
+      return;
+    }
+    for (const key of changed) this.changedAt.set(key, Math.max(this.changedAt.get(key) ?? 0, sequence));
+  }
+
+  unchangedAfter(sequence: number, keys: readonly string[]): boolean {
+    if (this.everythingAt > sequence) return false;
+    for (const key of keys) if ((this.changedAt.get(key) ?? 0) > sequence) return false;
+    return true;
+  }
 }
 
 /**
@@ -22,15 +63,19 @@ export interface DataVersion {
  */
 export function sqliteDataVersion(database: SQLite.Database): DataVersion {
   let local = 0;
+  const journal = new ChangeJournal();
   // Prepared once: `database.pragma()` would compile the statement on every request.
   const dataVersion = database.prepare('PRAGMA data_version').pluck();
+  // data_version moves only when another connection commits.
+  const localSince = (from: string, to: string) => from.split(':')[1] === to.split(':')[1];
   return {
     current: async () => `${local}:${dataVersion.get() as number}`,
-    bump: async () => {
+    bump: async (changed) => {
       local += 1;
+      journal.record(local, changed);
     },
-    // data_version moves only when another connection commits.
-    localSince: (from, to) => from.split(':')[1] === to.split(':')[1],
+    localSince,
+    unchangedSince: (from, to, keys) => localSince(from, to) && journal.unchangedAfter(Number(from.split(':')[0]), keys),
   };
 }
 
@@ -73,6 +118,13 @@ const VERSION_QUERY = 'SELECT version FROM cache_state WHERE id = 1';
 export function postgresDataVersion(db: Db, direct?: DirectReader): DataVersion {
   /** The versions this process's own bumps produced (the newest ones). */
   const own = new Set<number>();
+  const journal = new ChangeJournal();
+  const localSince = (from: string, to: string) => {
+    const [first, last] = [Number(from), Number(to)];
+    if (!(last >= first) || last - first > OWN_VERSIONS_KEPT) return false;
+    for (let version = first + 1; version <= last; version++) if (!own.has(version)) return false;
+    return true;
+  };
   const read = async (): Promise<{ version: number }[]> => {
     if (direct) {
       try {
@@ -85,17 +137,15 @@ export function postgresDataVersion(db: Db, direct?: DirectReader): DataVersion 
   };
   return {
     current: coalesced(async () => String((await read())[0]?.version ?? 0)),
-    bump: async () => {
+    bump: async (changed) => {
       const { rows } = await sql<{ version: number }>`UPDATE cache_state SET version = version + 1 WHERE id = 1 RETURNING version`.execute(db);
-      own.add(Number(rows[0]?.version));
+      const version = Number(rows[0]?.version);
+      own.add(version);
       if (own.size > OWN_VERSIONS_KEPT) own.delete(own.values().next().value as number);
+      journal.record(version, changed);
     },
-    localSince: (from, to) => {
-      const [first, last] = [Number(from), Number(to)];
-      if (!(last >= first) || last - first > OWN_VERSIONS_KEPT) return false;
-      for (let version = first + 1; version <= last; version++) if (!own.has(version)) return false;
-      return true;
-    },
+    localSince,
+    unchangedSince: (from, to, keys) => localSince(from, to) && journal.unchangedAfter(Number(from), keys),
   };
 }
 

@@ -40,11 +40,11 @@ export class VersionedCache<V> {
    * The value stored under `version`; or one stored under an older version that `stillValid`
    * accepts, which is then stamped with `version` so that the next read checks nothing.
    */
-  get(key: string, version: string, stillValid?: (storedUnder: string) => boolean): V | undefined {
+  get(key: string, version: string, stillValid?: (storedUnder: string, value: V) => boolean): V | undefined {
     const entry = this.lru.get(key);
     if (!entry) return undefined;
     if (entry.version === version) return entry.value;
-    if (!stillValid?.(entry.version)) return undefined;
+    if (!stillValid?.(entry.version, entry.value)) return undefined;
     entry.version = version;
     return entry.value;
   }

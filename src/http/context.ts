@@ -35,6 +35,12 @@ export interface RequestContext {
   readonly parse: ParseContext;
   /** The data version of this request, read once (see cache/data-version.ts). */
   dataVersion(): Promise<string>;
+  /**
+   * What this write changed (`changeKey`s), named as it goes; the data version is bumped with them
+   * once the response is ready (plugins/response-cache.ts). A write that names nothing changed anything.
+   */
+  changed(...keys: string[]): void;
+  readonly changes: readonly string[] | undefined;
 }
 
 declare module 'fastify' {
@@ -54,6 +60,7 @@ export function createContext(app: AppState, language: LanguageForm, caller: Cal
   // "now" is read once per request, and only by requests that need it (most cached reads do not).
   let now: DateTime | undefined;
   const clockNow = () => (now ??= DateTime.fromJSDate(app.clock(), { zone: siteZone }));
+  let changes: string[] | undefined;
   return {
     app,
     config: app.config,
@@ -74,6 +81,12 @@ export function createContext(app: AppState, language: LanguageForm, caller: Cal
       config: app.config,
     },
     dataVersion,
+    changed: (...keys) => {
+      (changes ??= []).push(...keys);
+    },
+    get changes() {
+      return changes;
+    },
   };
 }
 

@@ -71,7 +71,7 @@ export function registerResponseCache(app: FastifyInstance, state: AppState): vo
   }
   app.addHook('onSend', async (request, reply, payload) => {
     if (WRITES.has(request.method)) {
-      await state.caches.version.bump();
+      await state.caches.version.bump(request.calendarContext?.changes);
       return payload;
     }
     if (responses && request.responseCacheKey && reply.statusCode === 200 && (typeof payload === 'string' || Buffer.isBuffer(payload))) {

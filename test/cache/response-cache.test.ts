@@ -44,6 +44,44 @@ for (const dialect of await testDialects()) {
       assert.equal((await t.api.get('/categories')).json.categories.find((c: { id: number }) => c.id === category.json.id).name, 'New name');
     });
 
+    it('a write to one event leaves other rendered events reused, and re-renders those embedding a term whose count it moved', async () => {
+      const category = await t.api.post('/categories', { name: 'Counted category' }, { as: 'editor' });
+      const other = await t.api.post('/categories', { name: 'Untouched category' }, { as: 'editor' });
+      const event = (categories: number[], title: string) =>
+        t.api.post('/events', { title, start_date: '2026-12-26 18:00', end_date: '2026-12-26 20:00', categories }, { as: 'editor' });
+      const embedding = await event([category.json.id], 'Embeds the counted category');
+      const unrelated = await event([other.json.id], 'Embeds another category');
+      const reads = async (id: number) => {
+        const single = await t.api.get(`/events/${id}`);
+        const listed = await t.api.get('/events', { query: { include: id } });
+        return [single.json.categories[0].count, listed.json.events[0].categories[0].count];
+      };
+      const fragments = t.api.app.calendar.caches.fragments;
+      const renders = async (read: () => Promise<unknown>) => {
+        const set = fragments.set.bind(fragments);
+        let count = 0;
+        fragments.set = (...args) => {
+          count += 1;
+          set(...args);
+        };
+        try {
+          await read();
+        } finally {
+          fragments.set = set;
+        }
+        return count;
+      };
+      assert.deepEqual(await reads(embedding.json.id), [1, 1]);
+      await reads(unrelated.json.id);
+
+      await event([category.json.id], 'Moves the count');
+      assert.equal(await renders(() => reads(unrelated.json.id)), 0, 'nothing it embeds changed: reused');
+      assert.deepEqual(await reads(embedding.json.id), [2, 2], 'its category counts the new event at once');
+      await t.api.patch(`/events/${unrelated.json.id}`, { title: 'Renamed' }, { as: 'editor' });
+      assert.ok((await renders(() => reads(unrelated.json.id))) > 0, 'its own write renders it again');
+      assert.equal((await t.api.get(`/events/${unrelated.json.id}`)).json.title, 'Renamed');
+    });
+
     it('totals and pages follow creates and deletes at once', async () => {
       const before = (await t.api.get('/events')).json.total;
       await t.api.get('/events');

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { sql } from 'kysely';
-import { coalesced, dataVersionOf, postgresDataVersion } from '../../src/cache/data-version.js';
+import { changeKey, coalesced, dataVersionOf, postgresDataVersion } from '../../src/cache/data-version.js';
 import { APPLICATION_NAME } from '../../src/db/direct.js';
 import { connect } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
@@ -68,6 +68,43 @@ for (const dialect of await testDialects()) {
         assert.notEqual(afterTheirs, afterOwn);
         assert.equal(ours.localSince(afterOwn, afterTheirs), false);
         assert.equal(ours.localSince(start, afterTheirs), false);
+      } finally {
+        await theirs.close();
+        await mine.close();
+        await database.drop();
+      }
+    });
+  });
+}
+
+for (const dialect of await testDialects()) {
+  describe(`data version: what changed since a version [${dialect}]`, () => {
+    it('names only what this process said it changed; a write that names nothing, or another process, changed anything', async () => {
+      const database = await createTestDatabase(dialect);
+      const mine = connect(database.url);
+      const theirs = connect(database.url);
+      try {
+        await migrateToLatest(mine.db, mine.dialect);
+        const [ours, other] = [dataVersionOf(mine), dataVersionOf(theirs)];
+        const [event1, event2, term] = [changeKey('event', 1), changeKey('event', 2), changeKey('term', 1)];
+        const start = await ours.current();
+        await ours.bump([event1, term]);
+        const afterFirst = await ours.current();
+        assert.equal(ours.unchangedSince(start, afterFirst, [event2]), true);
+        assert.equal(ours.unchangedSince(start, afterFirst, [event2, term]), false);
+        assert.equal(ours.unchangedSince(start, afterFirst, [event1]), false);
+        await ours.bump([event2]);
+        const afterSecond = await ours.current();
+        assert.equal(ours.unchangedSince(afterFirst, afterSecond, [event1, term]), true, 'only changes after `from` count');
+        assert.equal(ours.unchangedSince(start, afterSecond, [event1]), false, 'nor are earlier ones forgotten');
+        await ours.bump();
+        const afterUnnamed = await ours.current();
+        assert.equal(ours.unchangedSince(afterSecond, afterUnnamed, [changeKey('venue', 9)]), false);
+        assert.equal(ours.unchangedSince(afterUnnamed, afterUnnamed, [event1]), true);
+        await theirs.db.insertInto('settings').values({ key: 'theirs', value: '1' }).execute();
+        await other.bump([event1]);
+        const afterTheirs = await ours.current();
+        assert.equal(ours.unchangedSince(afterUnnamed, afterTheirs, [event2]), false);
       } finally {
         await theirs.close();
         await mine.close();

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { viewerKey } from '../posts/posts.viewer.js';
 import { ENTRY_OVERHEAD, ownBuffer, type Fragment } from '../../cache/caches.js';
+import { changeKey } from '../../cache/data-version.js';
 import type { RequestContext } from '../../http/context.js';
 import { compileSerializer } from '../../http/json.js';
 import { canEditPost } from '../posts/posts.rules.js';
@@ -67,15 +68,30 @@ function elements(open: Buffer, items: readonly Buffer[]): Buffer[] {
 
 /**
  * A venue, organizer or term as embedded in events: the same few hundred appear in thousands of
- * events, so each is rendered once per language until data changes, and events hold these bytes by reference.
+ * events, so each is rendered once per language until it changes, and events hold these bytes by reference.
  */
-function embedded<Row extends { id: number }>(ctx: RequestContext, version: string, kind: string, row: Row, render: (row: Row) => string): Buffer {
+function embedded<Row extends { id: number }>(ctx: RequestContext, version: string, kind: string, depends: string, row: Row, render: (row: Row) => string): Buffer {
   const key = `embedded|${kind}|${row.id}|${ctx.lang}|${ctx.language.source}`;
-  const cached = ctx.app.caches.fragments.get(key, version);
+  const cached = ctx.app.caches.fragments.get(key, version, reusable(ctx, version));
   if (cached) return cached.json[0];
   const json = ownBuffer(render(row));
-  ctx.app.caches.fragments.set(key, version, { json: [json], bytes: json.length + ENTRY_OVERHEAD });
+  ctx.app.caches.fragments.set(key, version, { json: [json], bytes: json.length + ENTRY_OVERHEAD, depends: [depends] });
   return json;
+}
+
+/** Whether a fragment rendered under an older version still holds: no write since changed what it was rendered from. */
+function reusable(ctx: RequestContext, version: string) {
+  return (storedUnder: string, fragment: Fragment) => fragment.depends !== undefined && ctx.app.caches.version.unchangedSince(storedUnder, version, fragment.depends);
+}
+
+/** Everything an event's rendering reads besides site settings: its own rows, and the venue, organizers and terms it embeds. */
+function dependencies(bundle: EventBundle): string[] {
+  return [
+    changeKey('event', bundle.row.id),
+    ...(bundle.venue ? [changeKey('venue', bundle.venue.id)] : []),
+    ...bundle.organizers.map((row) => changeKey('organizer', row.id)),
+    ...[...bundle.categories, ...bundle.tags].map((row) => changeKey('term', row.id)),
+  ];
 }
 
 /**
@@ -84,9 +100,10 @@ function embedded<Row extends { id: number }>(ctx: RequestContext, version: stri
  */
 function eventJson(ctx: RequestContext, version: string, bundle: EventBundle, jsonLd: boolean): { json: Buffer[]; own: number } {
   const head = serializeHead(presentEventHead(ctx, bundle.row));
-  const term = (taxonomy: Taxonomy) => (row: TermRow) => embedded(ctx, version, taxonomy.key, row, () => serializeTerm(presentEmbeddedTerm(row, taxonomy, ctx.urls)));
-  const linked = (kind: string, present: (row: LinkedRow) => Record<string, unknown>, serialize: (value: unknown) => string) => (row: LinkedRow) =>
-    embedded(ctx, version, `${kind}|${jsonLd ? 1 : 0}`, row, () => serialize(present(row)));
+  const term = (taxonomy: Taxonomy) => (row: TermRow) =>
+    embedded(ctx, version, taxonomy.key, changeKey('term', row.id), row, () => serializeTerm(presentEmbeddedTerm(row, taxonomy, ctx.urls)));
+  const linked = (kind: 'venue' | 'organizer', present: (row: LinkedRow) => Record<string, unknown>, serialize: (value: unknown) => string) => (row: LinkedRow) =>
+    embedded(ctx, version, `${kind}|${jsonLd ? 1 : 0}`, changeKey(kind, row.id), row, () => serialize(present(row)));
   const venue = linked('venue', (row) => presentVenue(ctx, row, { jsonLd }), serializeVenue);
   const organizer = linked('organizer', (row) => presentOrganizer(ctx, row, { jsonLd }), serializeOrganizer);
   const own = ownBuffer(head.slice(0, -1));
@@ -105,8 +122,10 @@ function eventJson(ctx: RequestContext, version: string, bundle: EventBundle, js
 
 /**
  * Events as UTF-8 JSON in the order of `ids`: in parts for lists, in one part with `jsonLd` (single
- * reads) or when blanked. Each is rendered once and reused from the fragment cache until data
- * changes (issue "benchmark harness": no per-request re-rendering, no N+1).
+ * reads) or when blanked. Each is rendered once and reused from the fragment cache until it changes:
+ * a write by this process to another event leaves it be; one by another process, or a write that
+ * does not say what it changed, makes every event render again (issue "benchmark harness": no
+ * per-request re-rendering, no N+1).
  * A protected event keeps its blanked form beside the whole one, for readers who have not unlocked it.
  * `knownRows`: rows the caller has already read, in the request's language.
  */
@@ -118,8 +137,9 @@ export async function renderEvents(ctx: RequestContext, ids: readonly number[], 
   const shown = (fragment: Fragment) => (fragment.lock && locked(fragment.lock) ? [fragment.blanked!] : fragment.json);
   const result = new Map<number, readonly Buffer[]>();
   const missing: number[] = [];
+  const stillReusable = reusable(ctx, version);
   for (const id of ids) {
-    const cached = cache.get(keyOf(id), version);
+    const cached = cache.get(keyOf(id), version, stillReusable);
     if (cached) result.set(id, shown(cached));
     else missing.push(id);
   }
@@ -130,7 +150,7 @@ export async function renderEvents(ctx: RequestContext, ids: readonly number[], 
     for (const bundle of bundles) {
       const { password, author_id, status } = bundle.row;
       const { json, own } = eventJson(ctx, version, bundle, options.jsonLd);
-      const fragment: Fragment = { json, bytes: own + ENTRY_OVERHEAD, lock: { password, author_id, status } };
+      const fragment: Fragment = { json, bytes: own + ENTRY_OVERHEAD, lock: { password, author_id, status }, depends: dependencies(bundle) };
       if (password !== '') {
         fragment.blanked = ownBuffer(serializeEvent(presentEvent(ctx, bundle, { jsonLd: false, blanked: true })));
         fragment.bytes += fragment.blanked.length;

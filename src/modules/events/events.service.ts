@@ -1,5 +1,6 @@
 import type { DateTime } from 'luxon';
 import { callerCan } from '../../auth/caller.js';
+import { changeKey } from '../../cache/data-version.js';
 import type { Executor } from '../../db/schema.js';
 import { ApiError, forbidden, invalidParam, invalidParams, type ParamProblem } from '../../errors.js';
 import type { RequestContext } from '../../http/context.js';
@@ -245,8 +246,15 @@ async function withCounts<T>(ctx: RequestContext, trx: Executor, eventId: number
   const lock = ctx.app.dialect === 'postgres';
   const before = eventId === undefined ? { published: false, termIds: [] } : await repo.countState(trx, eventId, lock);
   const result = await write();
-  await termsRepo.adjustTermCounts(trx, repo.countDeltas(before, await repo.countState(trx, result.id, false)));
+  const deltas = repo.countDeltas(before, await repo.countState(trx, result.id, false));
+  await termsRepo.adjustTermCounts(trx, deltas);
+  recordChange(ctx, result.id, deltas);
   return result;
+}
+
+/** The event and the terms whose counts moved: what rendered events embedding them must not be reused past. */
+function recordChange(ctx: RequestContext, eventId: number, countDeltas: ReadonlyMap<number, number>): void {
+  ctx.changed(changeKey('event', eventId), ...[...countDeltas.keys()].map((termId) => changeKey('term', termId)));
 }
 
 /** POST /events (API.md §13): 201 with the event; status scaled by role; one transaction. */
@@ -369,7 +377,9 @@ export async function deleteEvent(ctx: RequestContext, ref: EventRef, force: boo
     await ctx.db.transaction().execute(async (trx) => {
       const before = await repo.countState(trx, post.id, ctx.app.dialect === 'postgres');
       await posts.deletePost(trx, post.id);
-      await termsRepo.adjustTermCounts(trx, repo.countDeltas(before, { published: false, termIds: [] }));
+      const deltas = repo.countDeltas(before, { published: false, termIds: [] });
+      await termsRepo.adjustTermCounts(trx, deltas);
+      recordChange(ctx, post.id, deltas);
     });
     ctx.app.eventCandidates.changed(post.id);
     return last;
