@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { sql } from 'kysely';
-import { changeKey, coalesced, dataVersionOf, postgresDataVersion } from '../../src/cache/data-version.js';
+import { changeKey, coalesced, dataVersionOf, postgresDataVersion, type DataVersion } from '../../src/cache/data-version.js';
 import { APPLICATION_NAME } from '../../src/db/direct.js';
-import { connect } from '../../src/db/connect.js';
+import { connect, type DatabaseHandle, type Dialect } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { createTestDatabase, testDialects } from '../helpers/databases.js';
 
@@ -47,15 +47,25 @@ describe('coalesced data-version reads', () => {
   });
 });
 
+/** Two connections to one fresh, migrated database, each with its data version: this process's and another's. */
+async function withTwoProcesses(dialect: Dialect, test: (ours: DataVersion, other: DataVersion, mine: DatabaseHandle, theirs: DatabaseHandle) => Promise<void>): Promise<void> {
+  const database = await createTestDatabase(dialect);
+  const mine = connect(database.url);
+  const theirs = connect(database.url);
+  try {
+    await migrateToLatest(mine.db, mine.dialect);
+    await test(dataVersionOf(mine), dataVersionOf(theirs), mine, theirs);
+  } finally {
+    await theirs.close();
+    await mine.close();
+    await database.drop();
+  }
+}
+
 for (const dialect of await testDialects()) {
   describe(`data version: changes by this process or another [${dialect}]`, () => {
     it('only this process bumped → local; another connection committed → not local', async () => {
-      const database = await createTestDatabase(dialect);
-      const mine = connect(database.url);
-      const theirs = connect(database.url);
-      try {
-        await migrateToLatest(mine.db, mine.dialect);
-        const [ours, other] = [dataVersionOf(mine), dataVersionOf(theirs)];
+      await withTwoProcesses(dialect, async (ours, other, mine, theirs) => {
         const start = await ours.current();
         await mine.db.insertInto('settings').values({ key: 'mine', value: '1' }).execute();
         await ours.bump();
@@ -68,11 +78,7 @@ for (const dialect of await testDialects()) {
         assert.notEqual(afterTheirs, afterOwn);
         assert.equal(ours.localSince(afterOwn, afterTheirs), false);
         assert.equal(ours.localSince(start, afterTheirs), false);
-      } finally {
-        await theirs.close();
-        await mine.close();
-        await database.drop();
-      }
+      });
     });
   });
 }
@@ -80,12 +86,7 @@ for (const dialect of await testDialects()) {
 for (const dialect of await testDialects()) {
   describe(`data version: what changed since a version [${dialect}]`, () => {
     it('names only what this process said it changed; a write that names nothing, or another process, changed anything', async () => {
-      const database = await createTestDatabase(dialect);
-      const mine = connect(database.url);
-      const theirs = connect(database.url);
-      try {
-        await migrateToLatest(mine.db, mine.dialect);
-        const [ours, other] = [dataVersionOf(mine), dataVersionOf(theirs)];
+      await withTwoProcesses(dialect, async (ours, other, _mine, theirs) => {
         const [event1, event2, term] = [changeKey('event', 1), changeKey('event', 2), changeKey('term', 1)];
         const start = await ours.current();
         await ours.bump([event1, term]);
@@ -105,11 +106,7 @@ for (const dialect of await testDialects()) {
         await other.bump([event1]);
         const afterTheirs = await ours.current();
         assert.equal(ours.unchangedSince(afterUnnamed, afterTheirs, [event2]), false);
-      } finally {
-        await theirs.close();
-        await mine.close();
-        await database.drop();
-      }
+      });
     });
   });
 }
