@@ -1,8 +1,8 @@
 /**
  * `npm run bench [-- --events N --db sqlite|postgres --duration S --warmup S --connections C --no-cache --scenarios a,b --keep --reuse URL]`
  * Seeds a fresh database (or reuses one kept by `--keep`), starts the real server as a child process and drives it with autocannon.
- * Prints one table (req/s, p50, p99, errors, ratio to baseline) and the server's peak RSS, and writes
- * the same as JSON under bench/results/.
+ * Prints one table (req/s, p50, p99, errors, ratio to baseline, server CPU per request, CPU steal)
+ * and the server's peak RSS, and writes the same as JSON under bench/results/.
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -10,6 +10,7 @@ import autocannon from 'autocannon';
 import { dialectOf } from '../src/db/connect.js';
 import { buildDataset, reuseDataset, type Samples } from './dataset.js';
 import { scenarios, type Scenario } from './scenarios.js';
+import { withStealShare } from './machine.js';
 import { startServer } from './server.js';
 
 interface Row {
@@ -21,6 +22,8 @@ interface Row {
   requests: number;
   /** Server CPU time per request (ms): steadier than req/s on a machine shared with the load generator. */
   cpuPerRequest?: number;
+  /** Share of the machine's CPU time given to other guests of the hypervisor meanwhile (Linux). */
+  steal?: number;
   stale?: number;
   ratio?: number;
 }
@@ -94,7 +97,7 @@ async function staleChecker(origin: string, samples: Samples, until: () => boole
 }
 
 function printTable(rows: Row[], rssKb: number | undefined): void {
-  const header = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'vs baseline', 'server CPU ms/req'];
+  const header = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'vs baseline', 'server CPU ms/req', 'CPU steal'];
   const lines = rows.map((r) => [
     r.scenario,
     r.requestsPerSecond.toFixed(0),
@@ -103,6 +106,7 @@ function printTable(rows: Row[], rssKb: number | undefined): void {
     String(r.errors),
     r.ratio !== undefined ? `${(r.ratio * 100).toFixed(1)} %` : '',
     r.cpuPerRequest !== undefined ? r.cpuPerRequest.toFixed(3) : '',
+    r.steal !== undefined ? `${(r.steal * 100).toFixed(1)} %` : '',
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
   const format = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
@@ -128,7 +132,7 @@ async function main(): Promise<void> {
       let done = false;
       const checker = scenario.name === 'mixed' ? staleChecker(server.origin, dataset.samples, () => done) : undefined;
       const cpuBefore = server.cpuTimeMs();
-      const result = await drive(server.origin, scenario, duration);
+      const { result, steal } = await withStealShare(() => drive(server.origin, scenario, duration));
       const cpuAfter = server.cpuTimeMs();
       done = true;
       const staleness = await checker;
@@ -141,6 +145,7 @@ async function main(): Promise<void> {
         requests: result.requests.total,
         cpuPerRequest: cpuBefore !== undefined && cpuAfter !== undefined && result.requests.total > 0 ? (cpuAfter - cpuBefore) / result.requests.total : undefined,
         stale: staleness?.stale,
+        steal,
       });
       if (staleness) process.stdout.write(`  stale-read check: ${staleness.checks} reads after writes, ${staleness.stale} stale\n`);
     }
