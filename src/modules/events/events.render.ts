@@ -70,17 +70,19 @@ function elements(open: Buffer, items: readonly Buffer[]): Buffer[] {
  * A venue, organizer or term as embedded in events: the same few hundred appear in thousands of
  * events, so each is rendered once per language until it changes, and events hold these bytes by reference.
  */
-function embedded<Row extends { id: number }>(ctx: RequestContext, version: string, kind: string, depends: string, row: Row, render: (row: Row) => string): Buffer {
+function embedded<Row extends { id: number }>(ctx: RequestContext, version: string, stillReusable: Reusable, kind: string, depends: string, row: Row, render: (row: Row) => string): Buffer {
   const key = `embedded|${kind}|${row.id}|${ctx.lang}|${ctx.language.source}`;
-  const cached = ctx.app.caches.fragments.get(key, version, reusable(ctx, version));
+  const cached = ctx.app.caches.fragments.get(key, version, stillReusable);
   if (cached) return cached.json[0];
   const json = ownBuffer(render(row));
   ctx.app.caches.fragments.set(key, version, { json: [json], bytes: json.length + ENTRY_OVERHEAD, depends: [depends] });
   return json;
 }
 
+type Reusable = (storedUnder: string, fragment: Fragment) => boolean;
+
 /** Whether a fragment rendered under an older version still holds: no write since changed what it was rendered from. */
-function reusable(ctx: RequestContext, version: string) {
+function reusable(ctx: RequestContext, version: string): Reusable {
   return (storedUnder: string, fragment: Fragment) => fragment.depends !== undefined && ctx.app.caches.version.unchangedSince(storedUnder, version, fragment.depends);
 }
 
@@ -98,12 +100,12 @@ function dependencies(bundle: EventBundle): string[] {
  * An event's JSON in TEC's key order (API.md §8): its own keys, then the embedded objects, in parts;
  * `own`: the bytes of the parts that belong to this event alone.
  */
-function eventJson(ctx: RequestContext, version: string, bundle: EventBundle, jsonLd: boolean): { json: Buffer[]; own: number } {
+function eventJson(ctx: RequestContext, version: string, stillReusable: Reusable, bundle: EventBundle, jsonLd: boolean): { json: Buffer[]; own: number } {
   const head = serializeHead(presentEventHead(ctx, bundle.row));
   const term = (taxonomy: Taxonomy) => (row: TermRow) =>
-    embedded(ctx, version, taxonomy.key, changeKey('term', row.id), row, () => serializeTerm(presentEmbeddedTerm(row, taxonomy, ctx.urls)));
+    embedded(ctx, version, stillReusable, taxonomy.key, changeKey('term', row.id), row, () => serializeTerm(presentEmbeddedTerm(row, taxonomy, ctx.urls)));
   const linked = (kind: 'venue' | 'organizer', present: (row: LinkedRow) => Record<string, unknown>, serialize: (value: unknown) => string) => (row: LinkedRow) =>
-    embedded(ctx, version, `${kind}|${jsonLd ? 1 : 0}`, changeKey(kind, row.id), row, () => serialize(present(row)));
+    embedded(ctx, version, stillReusable, `${kind}|${jsonLd ? 1 : 0}`, changeKey(kind, row.id), row, () => serialize(present(row)));
   const venue = linked('venue', (row) => presentVenue(ctx, row, { jsonLd }), serializeVenue);
   const organizer = linked('organizer', (row) => presentOrganizer(ctx, row, { jsonLd }), serializeOrganizer);
   const own = ownBuffer(head.slice(0, -1));
@@ -149,7 +151,7 @@ export async function renderEvents(ctx: RequestContext, ids: readonly number[], 
     const bundles = await loadBundles(ctx, [...known, ...(await findEvents(ctx.db, unread, languages(ctx)))]);
     for (const bundle of bundles) {
       const { password, author_id, status } = bundle.row;
-      const { json, own } = eventJson(ctx, version, bundle, options.jsonLd);
+      const { json, own } = eventJson(ctx, version, stillReusable, bundle, options.jsonLd);
       const fragment: Fragment = { json, bytes: own + ENTRY_OVERHEAD, lock: { password, author_id, status }, depends: dependencies(bundle) };
       if (password !== '') {
         fragment.blanked = ownBuffer(serializeEvent(presentEvent(ctx, bundle, { jsonLd: false, blanked: true })));
