@@ -33,7 +33,7 @@ const CHANGED_KEYS_KEPT = 100_000;
  * versions only grow). A bump that names nothing changed everything. So an entry cached under a
  * version stays good, after this process's writes, until one of them names a key it depends on.
  */
-class ChangeJournal {
+export class ChangeJournal {
   private readonly changedAt = new Map<string, number>();
   private everythingAt = 0;
 

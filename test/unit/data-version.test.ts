@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { sql } from 'kysely';
-import { changeKey, coalesced, dataVersionOf, postgresDataVersion, type DataVersion } from '../../src/cache/data-version.js';
+import { ChangeJournal, changeKey, coalesced, dataVersionOf, postgresDataVersion, type DataVersion } from '../../src/cache/data-version.js';
 import { APPLICATION_NAME } from '../../src/db/direct.js';
 import { connect, type DatabaseHandle, type Dialect } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
@@ -61,6 +61,25 @@ async function withTwoProcesses(dialect: Dialect, test: (ours: DataVersion, othe
     await database.drop();
   }
 }
+
+describe('change journal', () => {
+  it('keeps the latest sequence of a key when bumps are recorded out of order (concurrent PostgreSQL bumps)', () => {
+    const journal = new ChangeJournal();
+    journal.record(5, ['event:1']);
+    journal.record(4, ['event:1']);
+    assert.equal(journal.unchangedAfter(4, ['event:1']), false, 'the change at 5 is not forgotten');
+    assert.equal(journal.unchangedAfter(5, ['event:1']), true);
+  });
+
+  it('a bump that names nothing changed everything up to it, whatever order it is recorded in', () => {
+    const journal = new ChangeJournal();
+    journal.record(7, ['term:3']);
+    journal.record(6, undefined);
+    assert.equal(journal.unchangedAfter(5, ['venue:9']), false);
+    assert.equal(journal.unchangedAfter(6, ['term:3']), false, 'the named change at 7 still counts');
+    assert.equal(journal.unchangedAfter(7, ['term:3', 'venue:9']), true);
+  });
+});
 
 for (const dialect of await testDialects()) {
   describe(`data version: changes by this process or another [${dialect}]`, () => {
