@@ -250,5 +250,22 @@ for (const dialect of await testDialects()) {
       assert.ok(music.includes(added) && tagged.includes(added) && relative.includes(added));
       for (const ids of [music, tagged, relative]) assert.ok(!ids.includes(hidden) && !ids.includes(moved));
     });
+
+    it('term ids beyond 16 bits are told apart in the snapshot (term links are kept in 16 bits only when every id fits)', async () => {
+      const wideId = 70_000;
+      const wide = await created(t.api, '/categories', { name: 'Wide' });
+      const other = connect(t.api.config.databaseUrl);
+      try {
+        await other.db.updateTable('terms').set({ id: wideId }).where('id', '=', wide).execute();
+        if (dialect === 'postgres') await postgresDataVersion(other.db).bump();
+        const concert = await created(t.api, '/events', { title: 'Wide concert', status: 'publish', categories: [wideId], ...slot('2027-06-10') });
+        // Written by another connection too, so that the next snapshot is built with both events in it, not journaled.
+        await other.db.updateTable('posts').set({ modified_at: 1 }).where('id', '=', concert).execute();
+        if (dialect === 'postgres') await postgresDataVersion(other.db).bump();
+        assert.deepEqual((await search(t.api, { search: 'concert', categories: 'wide', start_date: '2027-06-01', end_date: '2027-06-30' })).ids, [concert]);
+      } finally {
+        await other.close();
+      }
+    });
   });
 }

@@ -27,4 +27,17 @@ describe('typed arrays filled to a count read before (snapshot builds)', () => {
     assert.deepEqual([...filling.filled()], [1, 2]);
     assert.equal(new Filling(new Int32Array(4)).filled().length, 0);
   });
+
+  it('widens 16-bit integers to 32 bits, keeping the values so far and the capacity', () => {
+    const narrow = new Filling(new Uint16Array(3));
+    narrow.push(65_535);
+    const wide = narrow.widened();
+    wide.push(70_000);
+    wide.push(3);
+    const filled = wide.filled();
+    assert.ok(filled instanceof Int32Array);
+    assert.deepEqual([...filled], [65_535, 70_000, 3]);
+    const float = new Filling(new Float64Array(1));
+    assert.equal(float.widened(), float, 'wide enough already');
+  });
 });

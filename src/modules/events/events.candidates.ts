@@ -193,6 +193,7 @@ const QUIET_MS = 250;
 const WORDS_KEPT = 64;
 const TERM_SETS_KEPT = 64;
 const PLAIN_ASCII = /^[\x00-\x7f]*$/;
+const MAX_UINT16 = 0xffff;
 
 /** Events written since the snapshot, by id: as lists see them (null: not listed), or undefined when unknown. */
 type WrittenEvents = ReadonlyMap<number, repo.ListedEventWithTerms | null | undefined>;
@@ -202,14 +203,13 @@ type Bits = Uint8Array;
 const hasBit = (bits: Bits, id: number) => (bits[id >> 3] ?? 0) & (1 << (id & 7));
 
 /**
- * Events that may match one condition (a word, a set of terms): as bits by id, and as bits by
- * position in list order, 32 to a number, so that a window's candidates are the AND of a few
- * thousand numbers at a million events.
+ * Events that may match one condition (a word, a set of terms), as bits by position in list order,
+ * 32 to a number, so that a window's candidates are the AND of a few thousand numbers at a million
+ * events. Bits by id are only a step in making one: kept beside it, they doubled its memory
+ * (~235 KB a set at a million events, 128 sets kept).
  */
-interface EventSet {
-  bits: Bits;
-  byPosition: Uint32Array;
-}
+type EventSet = Uint32Array;
+const hasPosition = (set: EventSet, position: number) => set[position >> 5] & (1 << (position & 31));
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -229,7 +229,7 @@ class Snapshot {
     private readonly ends: Float64Array,
     /** Terms of event `id` are termIds[termStart[id] .. termStart[id + 1]). */
     private readonly termStart: Int32Array,
-    private readonly termIds: Int32Array,
+    private readonly termIds: Uint16Array | Int32Array,
     private readonly maxTermId: number,
     /** Events whose search document alone does not answer a word (migration 0007). */
     private readonly inexact: Bits,
@@ -268,9 +268,12 @@ class Snapshot {
   }
 
   /** Every event's terms, grouped by event id (the links come in event order). */
-  private static async readTerms(db: Db, maxId: number): Promise<{ termStart: Int32Array; termIds: Int32Array; maxTermId: number }> {
+  private static async readTerms(db: Db, maxId: number): Promise<{ termStart: Int32Array; termIds: Uint16Array | Int32Array; maxTermId: number }> {
     const termStart = new Int32Array(maxId + 2);
-    const termIds = new Filling(new Int32Array(await repo.countEventTermLinks(db)));
+    const stats = await repo.eventTermLinkStats(db);
+    // Most sites' term ids fit 16 bits, and then this, a snapshot's largest array (2.8 million links
+    // at a million events), takes half the memory; a larger id written meanwhile widens it.
+    let termIds: Filling<Uint16Array | Int32Array> = new Filling(stats.maxTermId <= MAX_UINT16 ? new Uint16Array(stats.links) : new Int32Array(stats.links));
     let nextEvent = 0;
     let maxTermId = 0;
     for (let after: { event_id: number; term_id: number } | undefined; ; ) {
@@ -278,6 +281,7 @@ class Snapshot {
       for (const { event_id: eventId, term_id: termId } of rows) {
         if (eventId > maxId) continue;
         while (nextEvent <= eventId) termStart[nextEvent++] = termIds.length;
+        if (termId > MAX_UINT16) termIds = termIds.widened();
         termIds.push(termId);
         maxTermId = Math.max(maxTermId, termId);
       }
@@ -308,8 +312,7 @@ class Snapshot {
   }
 
   private toEventSet(ids: ArrayLike<number>): EventSet {
-    const bits = toBits(ids, this.termStart.length);
-    return { bits, byPosition: this.byPosition(bits) };
+    return this.byPosition(toBits(ids, this.termStart.length));
   }
 
   select(query: CandidateQuery, words: readonly EventSet[], excluded: readonly EventSet[], written: WrittenEvents): Candidates | undefined {
@@ -320,7 +323,7 @@ class Snapshot {
     const unsure = writtenThatMayMatch(written, query);
     const complete = this.eachInWindow(query, words, written, (i) => {
       const id = ids[i];
-      const known = !decisive ? undefined : hasBit(this.inexact, id) ? this.lockedTitleMatches(id, query) : !excluded.some((set) => hasBit(set.bits, id));
+      const known = !decisive ? undefined : hasBit(this.inexact, id) ? this.lockedTitleMatches(id, query) : !excluded.some((set) => hasPosition(set, i));
       if (known === undefined) return unsure.push(id) <= MAX_UNSURE;
       if (known) {
         matching.ids.push(id);
@@ -351,7 +354,7 @@ class Snapshot {
     const { ids, starts, ends } = this;
     const { floor, ceiling } = startRange(query);
     const { low: endLow, high: endHigh } = endRange(query);
-    const sets = [...words, ...query.termSets.map((terms) => this.eventsWithAnyTerm(terms))].map((set) => set.byPosition);
+    const sets = [...words, ...query.termSets.map((terms) => this.eventsWithAnyTerm(terms))];
     const first = firstIndex(starts, (start) => start < floor);
     const end = firstIndex(starts, (start) => start <= ceiling);
     for (let block = first >> 5; first < end && block <= (end - 1) >> 5; block++) {
@@ -380,7 +383,7 @@ class Snapshot {
   }
 
   /**
-   * The events having at least one of `terms`: one pass over every link, once per distinct set
+   * The events having at least one of `terms`: one pass over the listed events' links, once per distinct set
    * (testing each event's terms against the set in every search had cost 1.7 ms per `filtered`
    * request at a million events).
    */
@@ -388,19 +391,18 @@ class Snapshot {
     const key = [...terms].sort((a, b) => a - b).join(',');
     let set = this.termSets.get(key);
     if (!set) {
-      const { termStart, termIds } = this;
+      const { ids, termStart, termIds } = this;
       const wanted = new Uint8Array(this.maxTermId + 1);
       for (const term of terms) if (term <= this.maxTermId) wanted[term] = 1;
-      const bits = new Uint8Array((termStart.length >> 3) + 1);
-      for (let id = 0; id + 1 < termStart.length; id++) {
-        for (let t = termStart[id]; t < termStart[id + 1]; t++) {
+      set = new Uint32Array((ids.length >> 5) + 1);
+      for (let i = 0; i < ids.length; i++) {
+        for (let t = termStart[ids[i]]; t < termStart[ids[i] + 1]; t++) {
           if (wanted[termIds[t]]) {
-            bits[id >> 3] |= 1 << (id & 7);
+            set[i >> 5] |= 1 << (i & 31);
             break;
           }
         }
       }
-      set = { bits, byPosition: this.byPosition(bits) };
       if (this.termSets.size >= TERM_SETS_KEPT) this.termSets.delete(this.termSets.keys().next().value as string);
       this.termSets.set(key, set);
     }
@@ -475,7 +477,7 @@ function toBits(ids: ArrayLike<number>, size: number): Bits {
  * A typed array filled in order, made for the count read before; grown only if more values come
  * (this process wrote meanwhile), and cut to the values given if fewer did.
  */
-export class Filling<T extends Int32Array | Float64Array> {
+export class Filling<T extends Uint16Array | Int32Array | Float64Array> {
   length = 0;
 
   constructor(private array: T) {}
@@ -487,6 +489,14 @@ export class Filling<T extends Int32Array | Float64Array> {
 
   filled(): T {
     return (this.length === this.array.length ? this.array : this.array.slice(0, this.length)) as T;
+  }
+
+  /** This filling if its array holds any 32-bit integer, else its values so far in one of 32-bit integers (same capacity). */
+  widened(): Filling<T | Int32Array> {
+    if (!(this.array instanceof Uint16Array)) return this;
+    const wide = new Filling(new Int32Array(this.array.length));
+    for (let i = 0; i < this.length; i++) wide.push(this.array[i]);
+    return wide;
   }
 
   private grow(): void {

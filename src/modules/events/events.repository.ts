@@ -474,10 +474,13 @@ export async function listedEventsByIds(db: Executor, ids: readonly number[]): P
   return rows.map((row) => ({ ...row, term_ids: termsOf.get(row.post_id) ?? [] }));
 }
 
-/** How many event–term links there are: what a snapshot's term list will hold. */
-export async function countEventTermLinks(db: Executor): Promise<number> {
-  const row = await db.selectFrom('event_terms').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
-  return Number(row.count);
+/** How many event–term links there are, and the largest term id linked: how long a snapshot's term list is, and how wide its numbers. */
+export async function eventTermLinkStats(db: Executor): Promise<{ links: number; maxTermId: number }> {
+  const row = await db
+    .selectFrom('event_terms')
+    .select((eb) => [eb.fn.countAll<number>().as('links'), eb.fn.max('term_id').as('max_term_id')])
+    .executeTakeFirstOrThrow();
+  return { links: Number(row.links), maxTermId: Number(row.max_term_id ?? 0) };
 }
 
 /** Event–term links in (event, term) order after the given one. */
