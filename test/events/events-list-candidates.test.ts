@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import type { KyselyPlugin } from 'kysely';
 import { before, describe, it } from 'node:test';
 import type { Query } from '../helpers/fixtures.js';
 import { testDialects } from '../helpers/databases.js';
@@ -27,6 +28,22 @@ async function search(api: TestApi, query: Query, as: Who = 'anonymous'): Promis
   const res = await api.get('/events', { query: { per_page: 50, ...query }, as });
   assert.equal(res.status, 200, res.text);
   return { ids: res.json.events.map((e: { id: number }) => e.id), total: res.json.total };
+}
+
+/** A Kysely plugin that runs `then` once, when a query's first row has `column`, before that query's result is handed on. */
+function afterFirstRead(column: string, then: () => Promise<void>): KyselyPlugin {
+  let done = false;
+  return {
+    transformQuery: (args) => args.node,
+    transformResult: async (args) => {
+      const [first] = args.result.rows as Record<string, unknown>[];
+      if (!done && first && column in first) {
+        done = true;
+        await then();
+      }
+      return args.result;
+    },
+  };
 }
 
 for (const dialect of await testDialects()) {
@@ -249,6 +266,31 @@ for (const dialect of await testDialects()) {
       assert.deepEqual(byId(january2), byId([...inJanuary.filter((id) => id !== hidden && id !== moved), added]));
       assert.ok(music.includes(added) && tagged.includes(added) && relative.includes(added));
       for (const ids of [music, tagged, relative]) assert.ok(!ids.includes(hidden) && !ids.includes(moved));
+    });
+
+    it('an event written while a snapshot is being built is checked against its new state once that snapshot is in use', async () => {
+      const { db, caches } = t.api.app.calendar;
+      const moving = await created(t.api, '/events', { title: 'Jazz quartet', status: 'publish', categories: [cat.jazz], ...slot('2027-01-05') });
+      const version = await caches.version.current();
+      const march = Date.parse('2027-03-05T19:00:00Z') / 1000;
+      const other = connect(t.api.config.databaseUrl);
+      try {
+        const candidates = new EventCandidates(db.withPlugin(afterFirstRead('end_key', async () => {
+          // The build has read every event's keys: this move reaches it only through the write's record.
+          // (Another connection: the build's own is busy until this returns.)
+          await other.db.updateTable('events').set({ start_key: march, end_key: march + 7200 }).where('post_id', '=', moving).execute();
+          candidates.changed(moving);
+        })), caches.version, (error) => assert.fail(String(error)));
+        await candidates.prepare(version);
+        const inJanuary = { startMin: Date.parse('2027-01-01T00:00:00Z') / 1000, endMax: Date.parse('2027-01-31T23:59:59Z') / 1000 };
+        // Asked at the build's version: only what this process recorded can tell the snapshot is out of date.
+        const found = await candidates.find(version, { ...inJanuary, termSets: [], words: ['jazz'], excluded: [], complete: true });
+        assert.ok(found, 'the snapshot is in use');
+        assert.ok(found.matching.ids.includes(e.description), 'the other events are known from it');
+        assert.ok(!found.matching.ids.includes(moving) && !found.unsure.includes(moving), 'moved out of January, it is not a candidate there');
+      } finally {
+        await other.close();
+      }
     });
 
     it('term ids beyond 16 bits are told apart in the snapshot (term links are kept in 16 bits only when every id fits)', async () => {
