@@ -54,12 +54,17 @@ async function productionBuild(): Promise<string> {
   return outfile;
 }
 
+/** The V8 heap limits `npm start` gives the server (package.json), so the measured process is bounded as in production. */
+function startHeapFlags(): string[] {
+  const { scripts } = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } };
+  return scripts.start.split(/\s+/).filter((word) => /^--max-[a-z-]+-size=\d+$/.test(word));
+}
+
 /** Starts the real server as a child process with production settings and request logging off. */
 export async function startServer(databaseUrl: string, options: { cache: boolean; extraEnv?: Record<string, string>; build?: boolean }): Promise<RunningServer> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  // A bounded heap, as in production (README): V8 otherwise lets garbage grow the process freely.
-  const entry = options.build ? ['--max-old-space-size=256', await productionBuild()] : ['--import', 'tsx', 'src/server.ts'];
+  const entry = options.build ? [...startHeapFlags(), await productionBuild()] : ['--import', 'tsx', 'src/server.ts'];
   const child = spawn(process.execPath, entry, {
     env: {
       ...process.env,
