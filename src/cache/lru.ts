@@ -22,6 +22,18 @@ export class LruCache<V extends {}> {
     this.entries.set(key, value);
   }
 
+  /** The value under `key`, without counting a use. */
+  peek(key: string): V | undefined {
+    return this.entries.peek(key);
+  }
+
+  /** The key of the entry that a value of `size` would evict first; undefined when it fits beside the others. */
+  evictedBy(size: number): string | undefined {
+    const { entries } = this;
+    if (entries.size < entries.max && entries.calculatedSize + Math.max(1, size) <= entries.maxSize) return undefined;
+    return entries.rkeys().next().value ?? undefined;
+  }
+
   get size(): number {
     return this.entries.size;
   }
@@ -51,6 +63,17 @@ export class VersionedCache<V> {
 
   set(key: string, version: string, value: V): void {
     this.lru.set(key, { version, value });
+  }
+
+  /**
+   * The key of the entry that setting `key` to a value of `size` would evict first, if that entry
+   * is still current at `version`; undefined when nothing current would go (a value already under
+   * `key` is replaced).
+   */
+  currentVictim(key: string, size: number, version: string): string | undefined {
+    if (this.lru.peek(key) !== undefined) return undefined;
+    const victim = this.lru.evictedBy(size);
+    return victim !== undefined && this.lru.peek(victim)?.version === version ? victim : undefined;
   }
 
   /**

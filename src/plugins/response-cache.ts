@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { CachedResponse } from '../cache/caches.js';
-import { LruCache } from '../cache/lru.js';
+import { FrequencyAdmission } from '../cache/admission.js';
 import type { AppState } from '../http/context.js';
 import { formatSecondsInZone } from '../http/dates.js';
 import { zoneOf } from '../http/timezones.js';
@@ -10,6 +9,7 @@ declare module 'fastify' {
   interface FastifyRequest {
     responseCacheKey: string | null;
     responseCacheVersion: string | null;
+    responseCacheAsked: number;
   }
 }
 
@@ -31,13 +31,9 @@ function cacheable(request: FastifyRequest): boolean {
   return request.method === 'GET' && !request.headers.authorization && (request.routeOptions.url ?? '').startsWith(`/${NAMESPACE}`);
 }
 
-/**
- * Responses are kept from the second time their key is asked for: most searches are asked for once,
- * and copying each of those 40 KB pages into the cache evicted the pages read again and again and
- * made V8 collect every few hundred responses (benchmark `filtered`: 787 req/s and 1.45 ms of CPU
- * per request with the cache, 2,079 and 0.53 ms without).
- */
-const ASKED_ONCE_KEPT = 20_000;
+/** Keys whose requests are counted, and requests between two halvings of the counts (FrequencyAdmission). */
+const KEYS_COUNTED = 20_000;
+const AGING_PERIOD = 50_000;
 
 /**
  * The response cache for anonymous reads (issue "benchmark harness"): a hit is served before the
@@ -46,26 +42,25 @@ const ASKED_ONCE_KEPT = 20_000;
  */
 export function registerResponseCache(app: FastifyInstance, state: AppState): void {
   const responses = state.caches.responses;
+  const admission = new FrequencyAdmission(KEYS_COUNTED, AGING_PERIOD);
   app.decorateRequest('responseCacheKey', null);
   app.decorateRequest('responseCacheVersion', null);
+  app.decorateRequest('responseCacheAsked', 0);
   if (responses) {
-    const askedOnce = new LruCache<true>(ASKED_ONCE_KEPT, ASKED_ONCE_KEPT);
     app.addHook('preHandler', async (request, reply) => {
       if (!cacheable(request)) return;
       const key = cacheKey(state, request);
       // The request's own version read: handlers reuse it for their fragment and count caches.
       const version = await (request.calendarContext?.dataVersion() ?? state.caches.version.current());
+      const asked = admission.record(key);
       const hit = responses.get(key, version);
       if (hit) {
         await reply.code(hit.status).headers({ ...hit.headers, 'x-calendar-cache': 'hit' }).send(hit.body);
         return reply;
       }
-      if (askedOnce.get(key)) {
-        request.responseCacheKey = key;
-        request.responseCacheVersion = version;
-      } else {
-        askedOnce.set(key, true);
-      }
+      request.responseCacheKey = key;
+      request.responseCacheVersion = version;
+      request.responseCacheAsked = asked;
       reply.header('x-calendar-cache', 'miss');
     });
   }
@@ -74,16 +69,17 @@ export function registerResponseCache(app: FastifyInstance, state: AppState): vo
       await state.caches.version.bump(request.calendarContext?.changes);
       return payload;
     }
-    if (responses && request.responseCacheKey && reply.statusCode === 200 && (typeof payload === 'string' || Buffer.isBuffer(payload))) {
-      const headers: Record<string, string> = {};
-      for (const name of KEPT_HEADERS) {
-        const value = reply.getHeader(name);
-        if (value !== undefined) headers[name] = String(value);
-      }
-      // A copy: list bodies live in buffers reused after the response (http/reused-buffers.ts).
-      const entry: CachedResponse = { status: 200, headers, body: typeof payload === 'string' ? payload : Buffer.from(payload) };
-      responses.set(request.responseCacheKey, request.responseCacheVersion!, entry);
+    const key = request.responseCacheKey;
+    const version = request.responseCacheVersion;
+    if (!responses || key === null || version === null || reply.statusCode !== 200 || !(typeof payload === 'string' || Buffer.isBuffer(payload))) return payload;
+    if (!admission.admits(responses, key, payload.length, version, request.responseCacheAsked)) return payload;
+    const headers: Record<string, string> = {};
+    for (const name of KEPT_HEADERS) {
+      const value = reply.getHeader(name);
+      if (value !== undefined) headers[name] = String(value);
     }
+    // A copy: list bodies live in buffers reused after the response (http/reused-buffers.ts).
+    responses.set(key, version, { status: 200, headers, body: typeof payload === 'string' ? payload : Buffer.from(payload) });
     return payload;
   });
 }

@@ -35,6 +35,22 @@ describe('LruCache', () => {
     assert.equal(cache.get('k99999'), 'x'.repeat(1 + (99_999 % 9)));
   });
 
+  it('names the entry an insertion would evict first, by count or by size, without counting a use', () => {
+    const cache = new LruCache<string>(2, 10, (value) => value.length);
+    cache.set('a', '1234');
+    assert.equal(cache.evictedBy(4), undefined, 'room for it');
+    cache.set('b', '12');
+    assert.equal(cache.evictedBy(1), 'a', 'two entries: full by count');
+    assert.equal(cache.peek('a'), '1234');
+    assert.equal(cache.evictedBy(1), 'a', 'peeking is not a use');
+    cache.get('a');
+    assert.equal(cache.evictedBy(1), 'b');
+    const bySize = new LruCache<string>(10, 10, (value) => value.length);
+    bySize.set('a', '12345678');
+    assert.equal(bySize.evictedBy(2), undefined);
+    assert.equal(bySize.evictedBy(3), 'a', 'full by size');
+  });
+
   it('bounds the total size of its values and refuses a value larger than all of it', () => {
     const cache = new LruCache<string>(100, 10, (value) => value.length);
     cache.set('a', '12345');
