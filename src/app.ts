@@ -17,7 +17,7 @@ import { registerTermRoutes } from './modules/terms/terms.routes.js';
 import { registerVenueRoutes } from './modules/venues/venues.routes.js';
 import { registerDocumentation, registerOptionsRoutes } from './plugins/documentation.js';
 import { registerRequestContext } from './plugins/request-context.js';
-import { registerResponseCache } from './plugins/response-cache.js';
+import { registerResponseCache, ResponseCache, serverWithCacheFront } from './plugins/response-cache.js';
 import { createCaches } from './cache/caches.js';
 import { EventCandidates } from './modules/events/events.candidates.js';
 
@@ -70,19 +70,22 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     await handle.close();
     throw error;
   }
-  const app = Fastify({
+  const caches = createCaches(handle, config.responseCache);
+  const clock = options.clock ?? (() => new Date());
+  const responseCache = caches.responses ? new ResponseCache(caches.responses, caches.version, config.siteTimezone, clock) : null;
+  const app: FastifyInstance = Fastify({
     logger: options.logger ?? { level: config.logLevel, serializers: { req: logRequest } },
+    ...(responseCache ? { serverFactory: serverWithCacheFront(responseCache, () => app.log) as never } : {}),
     bodyLimit: config.bodyLimit,
     rewriteUrl: rewriteUrlFor(config) as never,
     routerOptions: { ignoreTrailingSlash: true, querystringParser: parseQueryString },
     schemaController: { compilersFactory: { buildSerializer: orderPreservingSerializerFactory() as never } },
   });
-  const caches = createCaches(handle, config.responseCache);
   const state: AppState = {
     config,
     db: handle.db,
     dialect: handle.dialect,
-    clock: options.clock ?? (() => new Date()),
+    clock,
     caches,
     eventCandidates: new EventCandidates(handle.db, caches.version, (error) => app.log.error({ err: error }, 'event search candidates could not be read'), { offThread: handle.offThread }),
   };
@@ -97,7 +100,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.addHook('onSend', async (request, reply) => {
     reply.header('Content-Language', request.calendarContext?.lang ?? config.defaultLanguage);
   });
-  registerResponseCache(app, state);
+  registerResponseCache(app, caches.version, responseCache);
 
   const registry = new RouteRegistry();
   await registerDocumentation(app, registry, config);

@@ -7,10 +7,10 @@ import type { PostBase } from '../modules/posts/posts.repository.js';
 import type { CredentialRow } from '../modules/users/users.repository.js';
 import { VersionedCache } from './lru.js';
 
+/** A response to an anonymous read, with every header it is sent with again (content length and `X-Calendar-Cache: hit` included). */
 export interface CachedResponse {
-  status: number;
   headers: Record<string, string>;
-  body: string | Buffer;
+  body: Buffer;
 }
 
 /**

@@ -65,6 +65,11 @@ export class VersionedCache<V> {
     this.lru.set(key, { version, value });
   }
 
+  /** Whether a value of any version is under `key`, without counting a use. */
+  has(key: string): boolean {
+    return this.lru.peek(key) !== undefined;
+  }
+
   /**
    * The key of the entry that setting `key` to a value of `size` would evict first, if that entry
    * is still current at `version`; undefined when nothing current would go (a value already under

@@ -142,3 +142,63 @@ for (const dialect of await testDialects()) {
     });
   });
 }
+
+/** Hits are answered by the HTTP server's front, before Fastify: only a real server shows them. */
+for (const dialect of await testDialects()) {
+  describe(`the server answers cache hits before routing, exactly as Fastify would [${dialect}]`, () => {
+    let database: TestDatabase;
+    let server: RunningServer;
+    const admin = `Basic ${Buffer.from('admin:bench-admin-password').toString('base64')}`;
+    const get = (path: string, headers: Record<string, string> = {}) => fetch(`${server.origin}${path}`, { headers });
+    const headersOf = (response: Response) => Object.fromEntries([...response.headers].filter(([name]) => !['date', 'x-calendar-cache'].includes(name)));
+
+    before(async () => {
+      database = await createTestDatabase(dialect);
+      server = await startServer(database.url, { cache: true });
+    });
+    after(async () => {
+      await server?.stop();
+      await database?.drop();
+    });
+
+    it('a hit has the status, headers and body of the response it repeats, and a write makes the next read fresh', async () => {
+      const headers = { authorization: admin, 'content-type': 'application/json' };
+      const created = await fetch(`${server.origin}/calendar/events/v1/events`, { method: 'POST', headers, body: JSON.stringify({ title: 'Front v1', start_date: '2026-12-21 18:00', end_date: '2026-12-21 20:00' }) });
+      const { id } = (await created.json()) as { id: number };
+      const path = `/fr/calendar/events/v1/events?include=${id}`;
+      const miss = await get(path);
+      await get(path);
+      const hit = await get(path);
+      assert.equal(miss.headers.get('x-calendar-cache'), 'miss');
+      assert.equal(hit.headers.get('x-calendar-cache'), 'hit');
+      assert.equal(hit.status, 200);
+      assert.deepEqual(headersOf(hit), headersOf(miss));
+      assert.equal(hit.headers.get('content-language'), 'fr');
+      assert.equal(hit.headers.get('x-wp-total'), '1');
+      assert.deepEqual(await hit.json(), await miss.json());
+      const english = await get(`/calendar/events/v1/events?include=${id}`);
+      assert.equal(english.headers.get('x-calendar-cache'), 'miss');
+      assert.equal(english.headers.get('content-language'), 'en');
+
+      const write = await fetch(`${server.origin}/calendar/events/v1/events/${id}`, { method: 'PATCH', headers, body: JSON.stringify({ title: 'Front v2' }) });
+      assert.equal(write.status, 200);
+      const fresh = await get(path);
+      assert.equal(fresh.headers.get('x-calendar-cache'), 'miss');
+      assert.equal(((await fresh.json()) as { events: { title: string }[] }).events[0].title, 'Front v2');
+    });
+
+    it('never answers a request with credentials, nor a HEAD, from the cache', async () => {
+      const path = '/calendar/events/v1/events';
+      for (let i = 0; i < 3; i++) await get(path);
+      assert.equal((await get(path)).headers.get('x-calendar-cache'), 'hit');
+      const authenticated = await get(path, { authorization: admin });
+      assert.equal(authenticated.status, 200);
+      assert.equal(authenticated.headers.get('x-calendar-cache'), null);
+      const wrong = await get(path, { authorization: 'Basic bm9ib2R5Ondyb25n' });
+      assert.equal(wrong.status, 401);
+      const head = await fetch(`${server.origin}${path}`, { method: 'HEAD' });
+      assert.equal(head.status, 200);
+      assert.notEqual(head.headers.get('x-calendar-cache'), 'hit');
+    });
+  });
+}
