@@ -101,16 +101,23 @@ export class ResponseCache {
       const key = this.keyOf(request.url ?? '/');
       request.calendarCacheKey = key;
       if (!this.responses.has(key)) return handOver(request, response);
-      this.version.current().then(
-        (version) => {
-          const hit = this.currentHit(key, version);
-          if (!hit) return handOver(request, response);
-          response.writeHead(200, hit.headers).end(hit.body);
-          // Fastify logs the requests it handles; a hit it never sees is logged here alike.
-          log().info({ req: request, res: { statusCode: 200 }, cache: 'hit' }, 'request completed');
-        },
-        () => handOver(request, response),
-      );
+      this.version
+        .current()
+        .then(
+          (version) => {
+            const hit = this.currentHit(key, version);
+            if (!hit) return handOver(request, response);
+            response.writeHead(200, hit.headers).end(hit.body);
+            // Fastify logs the requests it handles; a hit it never sees is logged here alike.
+            log().info({ req: request, res: { statusCode: 200 }, cache: 'hit' }, 'request completed');
+          },
+          // Fastify reads the version again and answers the failure in the contract's envelope.
+          () => handOver(request, response),
+        )
+        .catch((error: unknown) => {
+          log().error({ err: error }, 'a cached response could not be sent');
+          response.destroy();
+        });
     };
   }
 }
