@@ -70,7 +70,7 @@ const MB = 1024 * 1024;
 export function createCaches(handle: DatabaseHandle, responseCache: boolean): Caches {
   return {
     version: dataVersionOf(handle),
-    responses: responseCache ? new VersionedCache<CachedResponse>(5_000, 24 * MB, (r) => r.body.length) : null,
+    responses: responseCache ? new VersionedCache<CachedResponse>(5_000, 12 * MB, (r) => r.body.length) : null,
     fragments: new VersionedCache<Fragment>(60_000, 64 * MB, (fragment) => fragment.bytes),
     counts: new VersionedCache<number>(10_000, 10_000),
     linkedRows: new VersionedCache<LinkedRow>(5_000, 5_000),
