@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerOptions, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerOptions } from 'node:http';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { FrequencyAdmission } from '../cache/admission.js';
 import { ownBuffer, type CachedResponse } from '../cache/caches.js';
@@ -95,24 +95,23 @@ export class ResponseCache {
    * (Fastify). It reads the data version only when an entry of some version is under the key.
    */
   front(next: RequestListener, log: () => FastifyBaseLogger): RequestListener {
-    const handOver = (request: IncomingMessage, response: ServerResponse) => next(request, response);
     return (request, response) => {
-      if (!anonymousGet(request)) return handOver(request, response);
+      if (!anonymousGet(request)) return next(request, response);
       const key = this.keyOf(request.url ?? '/');
       request.calendarCacheKey = key;
-      if (!this.responses.has(key)) return handOver(request, response);
+      if (!this.responses.has(key)) return next(request, response);
       this.version
         .current()
         .then(
           (version) => {
             const hit = this.currentHit(key, version);
-            if (!hit) return handOver(request, response);
+            if (!hit) return next(request, response);
             response.writeHead(200, hit.headers).end(hit.body);
             // Fastify logs the requests it handles; a hit it never sees is logged here alike.
             log().info({ req: request, res: { statusCode: 200 }, cache: 'hit' }, 'request completed');
           },
           // Fastify reads the version again and answers the failure in the contract's envelope.
-          () => handOver(request, response),
+          () => next(request, response),
         )
         .catch((error: unknown) => {
           log().error({ err: error }, 'a cached response could not be sent');
