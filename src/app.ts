@@ -19,6 +19,7 @@ import { registerDocumentation, registerOptionsRoutes } from './plugins/document
 import { registerRequestContext } from './plugins/request-context.js';
 import { registerResponseCache, ResponseCache, serverWithCacheFront } from './plugins/response-cache.js';
 import { createCaches } from './cache/caches.js';
+import { Writes } from './changes/writes.js';
 import { EventCandidates } from './modules/events/events.candidates.js';
 
 export interface AppOptions {
@@ -81,14 +82,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     routerOptions: { ignoreTrailingSlash: true, querystringParser: parseQueryString },
     schemaController: { compilersFactory: { buildSerializer: orderPreservingSerializerFactory() as never } },
   });
-  const state: AppState = {
-    config,
-    db: handle.db,
-    dialect: handle.dialect,
-    clock,
-    caches,
-    eventCandidates: new EventCandidates(handle.db, caches.version, (error) => app.log.error({ err: error }, 'event search candidates could not be read'), { offThread: handle.offThread }),
-  };
+  const eventCandidates = new EventCandidates(handle.db, caches.version, (error) => app.log.error({ err: error }, 'event search candidates could not be read'), { offThread: handle.offThread });
+  const writes = new Writes(handle.db, caches.version);
+  writes.onCommitted((changes) => {
+    for (const id of changes.events) eventCandidates.changed(id);
+  });
+  const state: AppState = { config, db: handle.db, dialect: handle.dialect, clock, caches, writes, eventCandidates };
   app.decorate('calendar', state);
   app.addHook('onClose', async () => handle.close());
   // Fastify's own validation is off: parseArgs implements the contract's rules (API.md §5, §6).
@@ -100,7 +99,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.addHook('onSend', async (request, reply) => {
     reply.header('Content-Language', request.calendarContext?.lang ?? config.defaultLanguage);
   });
-  registerResponseCache(app, caches.version, responseCache);
+  if (responseCache) registerResponseCache(app, caches.version, responseCache);
 
   const registry = new RouteRegistry();
   await registerDocumentation(app, registry, config);

@@ -5,7 +5,7 @@
  * line of standard output (a fixed form scripts rely on); passwords are printed nowhere else.
  */
 import { parseArgs } from 'node:util';
-import { dataVersionOf } from './cache/data-version.js';
+import { dataVersionOf } from './changes/data-version.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { connect } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';

@@ -1,5 +1,5 @@
 import type { DatabaseHandle } from '../db/connect.js';
-import { dataVersionOf, type DataVersion } from './data-version.js';
+import { dataVersionOf, type DataVersion } from '../changes/data-version.js';
 import type { LinkedRow } from '../modules/linked/linked.repository.js';
 import type { TermRow } from '../modules/terms/terms.repository.js';
 import type { KeptList } from '../modules/events/events.list.js';

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { DateTime } from 'luxon';
 import type { Caller } from '../auth/caller.js';
 import type { Caches } from '../cache/caches.js';
+import type { WriteWork, Writes } from '../changes/writes.js';
 import type { Config } from '../config.js';
 import type { Dialect } from '../db/connect.js';
 import type { Db } from '../db/schema.js';
@@ -18,6 +19,7 @@ export interface AppState {
   readonly dialect: Dialect;
   readonly clock: () => Date;
   readonly caches: Caches;
+  readonly writes: Writes;
   /** In-memory narrowing of public event searches (events.candidates.ts). */
   readonly eventCandidates: EventCandidates;
 }
@@ -35,12 +37,8 @@ export interface RequestContext {
   readonly parse: ParseContext;
   /** The data version of this request, read once (see cache/data-version.ts). */
   dataVersion(): Promise<string>;
-  /**
-   * What this write changed (`changeKey`s), named as it goes; the data version is bumped with them
-   * once the response is ready (plugins/response-cache.ts). A write that names nothing changed anything.
-   */
-  changed(...keys: string[]): void;
-  readonly changes: readonly string[] | undefined;
+  /** Runs a write in a transaction and publishes what it changed once committed (changes/writes.ts). */
+  write<T>(work: WriteWork<T>): Promise<T>;
 }
 
 declare module 'fastify' {
@@ -60,7 +58,6 @@ export function createContext(app: AppState, language: LanguageForm, caller: Cal
   // "now" is read once per request, and only by requests that need it (most cached reads do not).
   let now: DateTime | undefined;
   const clockNow = () => (now ??= DateTime.fromJSDate(app.clock(), { zone: siteZone }));
-  let changes: string[] | undefined;
   return {
     app,
     config: app.config,
@@ -81,12 +78,7 @@ export function createContext(app: AppState, language: LanguageForm, caller: Cal
       config: app.config,
     },
     dataVersion,
-    changed: (...keys) => {
-      (changes ??= []).push(...keys);
-    },
-    get changes() {
-      return changes;
-    },
+    write: (work) => app.writes.transaction(work),
   };
 }
 

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type RequestListener, type Server, 
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { FrequencyAdmission } from '../cache/admission.js';
 import { ownBuffer, type CachedResponse } from '../cache/caches.js';
-import type { DataVersion } from '../cache/data-version.js';
+import type { DataVersion } from '../changes/data-version.js';
 import type { VersionedCache } from '../cache/lru.js';
 import { formatSecondsInZone } from '../http/dates.js';
 import { zoneOf } from '../http/timezones.js';
@@ -23,7 +23,6 @@ declare module 'fastify' {
   }
 }
 
-const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const KEPT_HEADERS = ['content-type', 'content-language', 'x-tec-total', 'x-tec-totalpages', 'x-wp-total', 'x-wp-totalpages', 'link'];
 
 /** Keys whose requests are counted, and requests between two halvings of the counts (FrequencyAdmission). */
@@ -147,39 +146,33 @@ function cacheable(request: FastifyRequest): boolean {
 }
 
 /**
- * The Fastify side of the response cache: keeps responses to cacheable reads, serves hits the
- * front did not (requests injected without a server, or kept meanwhile), and bumps the data
- * version after every write.
+ * The Fastify side of the response cache: keeps responses to cacheable reads and serves hits the
+ * front did not (requests injected without a server, or kept meanwhile). Writes need nothing here:
+ * the write helper bumps the data version once they commit (changes/writes.ts).
  */
-export function registerResponseCache(app: FastifyInstance, version: DataVersion, cache: ResponseCache | null): void {
+export function registerResponseCache(app: FastifyInstance, version: DataVersion, cache: ResponseCache): void {
   app.decorateRequest('responseCacheKey', null);
   app.decorateRequest('responseCacheVersion', null);
   app.decorateRequest('responseCacheAsked', 0);
-  if (cache) {
-    app.addHook('preHandler', async (request, reply) => {
-      if (!cacheable(request)) return;
-      const key = request.raw.calendarCacheKey ?? cache.keyOf(request.originalUrl);
-      // The request's own version read: handlers reuse it for their fragment and count caches.
-      const current = await (request.calendarContext?.dataVersion() ?? version.current());
-      const hit = cache.currentHit(key, current);
-      if (hit) {
-        await reply.code(200).headers(hit.headers).send(hit.body);
-        return reply;
-      }
-      request.responseCacheKey = key;
-      request.responseCacheVersion = current;
-      request.responseCacheAsked = cache.recordMiss(key);
-      reply.header('x-calendar-cache', 'miss');
-    });
-  }
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (WRITES.has(request.method)) {
-      await version.bump(request.calendarContext?.changes);
-      return payload;
+  app.addHook('preHandler', async (request, reply) => {
+    if (!cacheable(request)) return;
+    const key = request.raw.calendarCacheKey ?? cache.keyOf(request.originalUrl);
+    // The request's own version read: handlers reuse it for their fragment and count caches.
+    const current = await (request.calendarContext?.dataVersion() ?? version.current());
+    const hit = cache.currentHit(key, current);
+    if (hit) {
+      await reply.code(200).headers(hit.headers).send(hit.body);
+      return reply;
     }
+    request.responseCacheKey = key;
+    request.responseCacheVersion = current;
+    request.responseCacheAsked = cache.recordMiss(key);
+    reply.header('x-calendar-cache', 'miss');
+  });
+  app.addHook('onSend', async (request, reply, payload) => {
     const key = request.responseCacheKey;
     const current = request.responseCacheVersion;
-    if (!cache || key === null || current === null || reply.statusCode !== 200 || !(typeof payload === 'string' || Buffer.isBuffer(payload))) return payload;
+    if (key === null || current === null || reply.statusCode !== 200 || !(typeof payload === 'string' || Buffer.isBuffer(payload))) return payload;
     cache.keep(key, current, request.responseCacheAsked, reply, payload);
     return payload;
   });

@@ -5,7 +5,7 @@ import type { Query } from '../helpers/fixtures.js';
 import { testDialects } from '../helpers/databases.js';
 import { useTestApp, type TestApi, type Who } from '../helpers/app.js';
 import { insertEvent } from '../helpers/factories.js';
-import { postgresDataVersion } from '../../src/cache/data-version.js';
+import { postgresDataVersion } from '../../src/changes/data-version.js';
 import { connect } from '../../src/db/connect.js';
 import { refreshSearchDocument } from '../../src/modules/events/events.repository.js';
 import { EventCandidates, type CandidateQuery } from '../../src/modules/events/events.candidates.js';

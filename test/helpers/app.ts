@@ -1,7 +1,7 @@
 import { after, before } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
-import { postgresDataVersion } from '../../src/cache/data-version.js';
+import { postgresDataVersion } from '../../src/changes/data-version.js';
 import { connect } from '../../src/db/connect.js';
 import type { Role } from '../../src/auth/capabilities.js';
 import { loadConfig, type Config } from '../../src/config.js';

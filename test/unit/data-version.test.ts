@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { sql } from 'kysely';
-import { ChangeJournal, changeKey, coalesced, dataVersionOf, postgresDataVersion, type DataVersion } from '../../src/cache/data-version.js';
+import { changeKey } from '../../src/changes/change-set.js';
+import { ChangeJournal, coalesced, dataVersionOf, postgresDataVersion, type DataVersion } from '../../src/changes/data-version.js';
 import { APPLICATION_NAME } from '../../src/db/direct.js';
 import { connect, type DatabaseHandle, type Dialect } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';

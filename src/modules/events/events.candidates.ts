@@ -1,4 +1,4 @@
-import type { DataVersion } from '../../cache/data-version.js';
+import type { DataVersion } from '../../changes/data-version.js';
 import type { OffThreadReader } from '../../db/off-thread.js';
 import type { Db } from '../../db/schema.js';
 import * as repo from './events.repository.js';

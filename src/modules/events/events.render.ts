@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { viewerKey } from '../posts/posts.viewer.js';
 import { ENTRY_OVERHEAD, ownBuffer, type Fragment } from '../../cache/caches.js';
-import { changeKey } from '../../cache/data-version.js';
+import { changeKey } from '../../changes/change-set.js';
 import type { RequestContext } from '../../http/context.js';
 import { compileSerializer } from '../../http/json.js';
 import { canEditPost } from '../posts/posts.rules.js';

@@ -1,6 +1,6 @@
 import type { DateTime } from 'luxon';
 import { callerCan } from '../../auth/caller.js';
-import { changeKey } from '../../cache/data-version.js';
+import type { ChangeSet } from '../../changes/change-set.js';
 import type { Executor } from '../../db/schema.js';
 import { ApiError, forbidden, invalidParam, invalidParams, type ParamProblem } from '../../errors.js';
 import type { RequestContext } from '../../http/context.js';
@@ -242,19 +242,20 @@ async function writeRelations(ctx: RequestContext, trx: Executor, eventId: numbe
  * Runs an event write and keeps term counts (published events per term, API.md §12) exact by
  * applying the difference between the event's state before and after, instead of recounting.
  */
-async function withCounts<T>(ctx: RequestContext, trx: Executor, eventId: number | undefined, write: () => Promise<T & { id: number }>): Promise<T & { id: number }> {
+async function withCounts<T>(ctx: RequestContext, trx: Executor, changes: ChangeSet, eventId: number | undefined, write: () => Promise<T & { id: number }>): Promise<T & { id: number }> {
   const lock = ctx.app.dialect === 'postgres';
   const before = eventId === undefined ? { published: false, termIds: [] } : await repo.countState(trx, eventId, lock);
   const result = await write();
   const deltas = repo.countDeltas(before, await repo.countState(trx, result.id, false));
   await termsRepo.adjustTermCounts(trx, deltas);
-  recordChange(ctx, result.id, deltas);
+  recordChange(changes, result.id, deltas);
   return result;
 }
 
 /** The event and the terms whose counts moved: what rendered events embedding them must not be reused past. */
-function recordChange(ctx: RequestContext, eventId: number, countDeltas: ReadonlyMap<number, number>): void {
-  ctx.changed(changeKey('event', eventId), ...[...countDeltas.keys()].map((termId) => changeKey('term', termId)));
+function recordChange(changes: ChangeSet, eventId: number, countDeltas: ReadonlyMap<number, number>): void {
+  changes.add('event', eventId);
+  changes.add('term', ...countDeltas.keys());
 }
 
 /** POST /events (API.md §13): 201 with the event; status scaled by role; one transaction. */
@@ -269,7 +270,7 @@ export async function createEvent(ctx: RequestContext, input: EventWriteInput & 
   const baseSlug = input.slug === undefined && (status === 'draft' || status === 'pending') ? '' : toSlug(input.slug ?? input.title);
   const cost = storedCost(input.cost);
   const id = await withSlugRetry((attempt) =>
-    ctx.db.transaction().execute(async (trx) => (await withCounts(ctx, trx, undefined, async () => {
+    ctx.write(async (trx, changes) => (await withCounts(ctx, trx, changes, undefined, async () => {
       const id = await posts.insertPost(trx, {
         type: 'event',
         author_id: input.author ?? ctx.caller?.userId ?? 0,
@@ -310,7 +311,6 @@ export async function createEvent(ctx: RequestContext, input: EventWriteInput & 
       return { id };
     })).id),
   );
-  ctx.app.eventCandidates.changed(id);
   return id;
 }
 
@@ -351,7 +351,7 @@ export async function updateEvent(ctx: RequestContext, ref: EventRef, input: Eve
     if (input[name] !== undefined) columns[name] = input[name] ? 1 : 0;
   }
   await withSlugRetry((attempt) =>
-    ctx.db.transaction().execute((trx) => withCounts(ctx, trx, post.id, async () => {
+    ctx.write((trx, changeSet) => withCounts(ctx, trx, changeSet, post.id, async () => {
       const slug = await nextSlug(trx, post, status, { slug: input.slug, name: input.title }, attempt);
       if (slug !== post.slug) changes.slug = slug;
       if (input.image !== undefined) changes.image_id = await imageIdOf(ctx, trx, input.image);
@@ -363,7 +363,6 @@ export async function updateEvent(ctx: RequestContext, ref: EventRef, input: Eve
       return { id: post.id };
     })),
   );
-  ctx.app.eventCandidates.changed(post.id);
   return post.id;
 }
 
@@ -374,23 +373,21 @@ export async function deleteEvent(ctx: RequestContext, ref: EventRef, force: boo
   if (!force && post.status === 'trash') throw new ApiError('event-is-in-trash');
   if (force) {
     const last = await loadEvent(ctx, post.id);
-    await ctx.db.transaction().execute(async (trx) => {
+    await ctx.write(async (trx, changes) => {
       const before = await repo.countState(trx, post.id, ctx.app.dialect === 'postgres');
       await posts.deletePost(trx, post.id);
       const deltas = repo.countDeltas(before, { published: false, termIds: [] });
       await termsRepo.adjustTermCounts(trx, deltas);
-      recordChange(ctx, post.id, deltas);
+      recordChange(changes, post.id, deltas);
     });
-    ctx.app.eventCandidates.changed(post.id);
     return last;
   }
-  await ctx.db.transaction().execute((trx) =>
-    withCounts(ctx, trx, post.id, async () => {
+  await ctx.write((trx, changes) =>
+    withCounts(ctx, trx, changes, post.id, async () => {
       await posts.updatePost(trx, post.id, { status: 'trash', slug: await posts.uniqueTrashedSlug(trx, 'event', post.slug, post.id), modified_at: seconds(ctx.now) });
       await repo.updateEventColumns(trx, post.id, { status: 'trash' });
       return { id: post.id };
     }),
   );
-  ctx.app.eventCandidates.changed(post.id);
   return loadEvent(ctx, post.id);
 }

@@ -165,7 +165,7 @@ export async function createLinked(ctx: RequestContext, kind: LinkedKind, input:
     await repo.insertDetails(trx, kind, id, input.details);
     return id;
   };
-  return withSlugRetry((attempt) => (db === ctx.db ? ctx.db.transaction().execute((trx) => write(trx, attempt)) : write(db, attempt)));
+  return withSlugRetry((attempt) => (db === ctx.db ? ctx.write((trx) => write(trx, attempt)) : write(db, attempt)));
 }
 
 /** Partial update (API.md §13): only sent fields change; status only when sent, scaled by role. */
@@ -177,7 +177,7 @@ export async function updateLinked(ctx: RequestContext, kind: LinkedKind, ref: P
   const { changes, status, translated, inOriginal } = planPostUpdate(ctx, post, { ...input, title: input.name });
 
   await withSlugRetry((attempt) =>
-    ctx.db.transaction().execute(async (trx) => {
+    ctx.write(async (trx) => {
       const slug = await nextSlug(trx, post, status, input, attempt);
       if (slug !== post.slug) changes.slug = slug;
       if (input.image !== undefined) changes.image_id = await imageIdOf(ctx, trx, input.image);
@@ -200,14 +200,14 @@ export async function deleteLinked(ctx: RequestContext, kind: LinkedKind, ref: P
   if (!canEditPost(ctx.caller, post) || (force && !callerCan(ctx.caller, 'delete_permanently'))) throw forbidden(ctx.caller !== null);
   if (force) {
     const last = await loadLinked(ctx, kind, post.id);
-    await ctx.db.transaction().execute(async (trx) => {
+    await ctx.write(async (trx) => {
       await repo.unlinkFromEvents(trx, kind, post.id);
       await posts.deletePost(trx, post.id);
     });
     return last;
   }
   if (post.status === 'trash') throw new ApiError(kind.errors.inTrash);
-  await ctx.db.transaction().execute(async (trx) => {
+  await ctx.write(async (trx) => {
     await posts.updatePost(trx, post.id, { status: 'trash', slug: await posts.uniqueTrashedSlug(trx, kind.type, post.slug, post.id), modified_at: seconds(ctx) });
     await repo.unlinkFromEvents(trx, kind, post.id);
   });

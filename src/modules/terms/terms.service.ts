@@ -147,7 +147,7 @@ export async function createTerm(ctx: RequestContext, taxonomy: Taxonomy, input:
       slug = await uniqueSlug(ctx, taxonomy, toSlug(input.name));
     }
     try {
-      return await repo.insertTerm(ctx.db, {
+      return await ctx.write((trx) => repo.insertTerm(trx, {
         taxonomy: taxonomy.key,
         name: input.name,
         name_key: nameKey,
@@ -156,7 +156,7 @@ export async function createTerm(ctx: RequestContext, taxonomy: Taxonomy, input:
         parent_id: parent,
         lang: ctx.lang,
         created_at: Math.floor(ctx.now.toSeconds()),
-      });
+      }));
     } catch (error) {
       // A concurrent writer took the name or slug between our check and insert: check again.
       if (!isUniqueViolation(error) || attempt >= 3) throw error;
@@ -183,7 +183,7 @@ export async function updateTerm(ctx: RequestContext, taxonomy: Taxonomy, id: nu
     if (owner !== undefined && owner !== id) throw termExists(taxonomy, owner, true);
   }
   const description = input.description !== undefined ? sanitizeHtml(input.description) : undefined;
-  await ctx.db.transaction().execute(async (trx) => {
+  await ctx.write(async (trx) => {
     const shared: repo.TermChanges = {};
     if (input.parent !== undefined) shared.parent_id = input.parent;
     if (inOriginal) {
@@ -212,7 +212,7 @@ export async function updateTerm(ctx: RequestContext, taxonomy: Taxonomy, id: nu
 export async function deleteTerm(ctx: RequestContext, taxonomy: Taxonomy, id: number): Promise<{ row: repo.TermRow; tree: repo.SlugTreeMap }> {
   const before = await getTerm(ctx, taxonomy, id);
   requireManage(ctx, taxonomy);
-  await ctx.db.transaction().execute((trx) => repo.deleteTerm(trx, id, before.row.parent_id));
+  await ctx.write((trx) => repo.deleteTerm(trx, id, before.row.parent_id));
   return before;
 }
 

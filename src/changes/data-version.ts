@@ -11,7 +11,7 @@ import type { Db } from '../db/schema.js';
 export interface DataVersion {
   current(): Promise<string>;
   /**
-   * Called after every write request, before its response leaves, with what the request changed
+   * Called by the write helper (changes/writes.ts) once a write has committed, with what it changed
    * (`changeKey`s) when it knows; without them, anything may have changed.
    */
   bump(changed?: readonly string[]): Promise<void>;
@@ -19,11 +19,6 @@ export interface DataVersion {
   localSince(from: string, to: string): boolean;
   /** Whether nothing under `keys` changed from version `from` to version `to`: every change between was this process's, and named other keys. */
   unchangedSince(from: string, to: string, keys: readonly string[]): boolean;
-}
-
-/** What a write names as changed, and what a cached entry names as depended on: `event:12`, `term:3`. */
-export function changeKey(kind: 'event' | 'term' | 'venue' | 'organizer', id: number): string {
-  return `${kind}:${id}`;
 }
 
 const CHANGED_KEYS_KEPT = 100_000;
