@@ -20,7 +20,7 @@ import { registerRequestContext } from './plugins/request-context.js';
 import { registerResponseCache, ResponseCache, serverWithCacheFront } from './plugins/response-cache.js';
 import { createCaches } from './cache/caches.js';
 import { Writes } from './changes/writes.js';
-import { EventCandidates } from './modules/events/events.candidates.js';
+import { createEventsModule } from './modules/events/events.module.js';
 
 export interface AppOptions {
   /** The clock every "now" comes from; tests inject a fixed one. */
@@ -71,7 +71,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     await handle.close();
     throw error;
   }
-  const caches = createCaches(handle, config.responseCache);
+  const caches = createCaches(handle, config);
   const clock = options.clock ?? (() => new Date());
   const responseCache = caches.responses ? new ResponseCache(caches.responses, caches.version, config.siteTimezone, clock) : null;
   const app: FastifyInstance = Fastify({
@@ -82,12 +82,17 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     routerOptions: { ignoreTrailingSlash: true, querystringParser: parseQueryString },
     schemaController: { compilersFactory: { buildSerializer: orderPreservingSerializerFactory() as never } },
   });
-  const eventCandidates = new EventCandidates(handle.db, caches.version, (error) => app.log.error({ err: error }, 'event search candidates could not be read'), { offThread: handle.offThread });
   const writes = new Writes(handle.db, caches.version);
-  writes.onCommitted((changes) => {
-    for (const id of changes.events) eventCandidates.changed(id);
+  const events = createEventsModule({
+    db: handle.db,
+    version: caches.version,
+    writes,
+    caches,
+    acceleration: config.acceleration,
+    offThread: handle.offThread,
+    onError: (error) => app.log.error({ err: error }, 'event search candidates could not be read'),
   });
-  const state: AppState = { config, db: handle.db, dialect: handle.dialect, clock, caches, writes, eventCandidates };
+  const state: AppState = { config, db: handle.db, dialect: handle.dialect, clock, caches, writes, events };
   app.decorate('calendar', state);
   app.addHook('onClose', async () => handle.close());
   // Fastify's own validation is off: parseArgs implements the contract's rules (API.md §5, §6).
@@ -103,15 +108,15 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   const registry = new RouteRegistry();
   await registerDocumentation(app, registry, config);
-  registerEventRoutes(app, registry);
+  registerEventRoutes(app, registry, events);
   registerVenueRoutes(app, registry);
   registerOrganizerRoutes(app, registry);
   registerTermRoutes(app, registry);
   registerOptionsRoutes(app, registry);
-  registerPageRoutes(app);
+  registerPageRoutes(app, events);
   // `search_index`: whether the in-memory search candidates are built (at a million events that
-  // takes seconds after start; `npm run bench` waits for it before measuring).
+  // takes seconds after start; `npm run bench` waits for it before measuring), or `off` (ACCELERATION=off).
   const health = { type: 'object', properties: { status: { type: 'string' }, search_index: { type: 'string' } } };
-  app.get('/health', { schema: { hide: true, response: { 200: health } } }, async () => ({ status: 'ok', search_index: state.eventCandidates.ready ? 'ready' : 'building' }));
+  app.get('/health', { schema: { hide: true, response: { 200: health } } }, async () => ({ status: 'ok', search_index: events.searchIndexState() }));
   return app;
 }

@@ -17,6 +17,8 @@ export interface Config {
   readonly bodyLimit: number;
   /** RESPONSE_CACHE=off disables the response cache for anonymous reads (benchmarks, debugging). */
   readonly responseCache: boolean;
+  /** ACCELERATION=off runs every read on its plain path: no caches, no in-memory search (the reference behaviour). */
+  readonly acceleration: boolean;
 }
 
 export class ConfigError extends Error {
@@ -67,6 +69,12 @@ function basePath(env: Env): string {
   return raw.replace(/\/+$/, '');
 }
 
+function onOff(env: Env, name: string): boolean {
+  const value = (env[name] || 'on').toLowerCase();
+  if (value !== 'on' && value !== 'off') throw new ConfigError(name, `must be "on" or "off", got "${env[name]}"`);
+  return value === 'on';
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = positiveInt(env, 'PORT', 8080, 65535);
   const host = env.HOST || '127.0.0.1';
@@ -88,8 +96,7 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
   }
   const adminPassword = env.CALENDAR_ADMIN_PASSWORD?.trim() || undefined;
-  const responseCache = (env.RESPONSE_CACHE || 'on').toLowerCase();
-  if (!['on', 'off'].includes(responseCache)) throw new ConfigError('RESPONSE_CACHE', `must be "on" or "off", got "${env.RESPONSE_CACHE}"`);
+  const acceleration = onOff(env, 'ACCELERATION');
   return Object.freeze({
     port,
     host,
@@ -103,6 +110,7 @@ export function loadConfig(env: Env = process.env): Config {
     adminPassword,
     logLevel,
     bodyLimit: 1024 * 1024,
-    responseCache: responseCache === 'on',
+    responseCache: onOff(env, 'RESPONSE_CACHE'),
+    acceleration,
   });
 }

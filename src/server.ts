@@ -34,8 +34,8 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
   await app.listen({ port: config.port, host: config.host });
-  // Searches are narrowed in memory (events.candidates.ts): read what they need now, not on the first one.
-  void app.calendar.eventCandidates.prepare(await app.calendar.caches.version.current());
+  // Searches are narrowed in memory (search/candidates.ts): read what they need now, not on the first one.
+  void app.calendar.events.prepare();
 }
 
 main().catch((error: unknown) => {

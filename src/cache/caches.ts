@@ -2,10 +2,10 @@ import type { DatabaseHandle } from '../db/connect.js';
 import { dataVersionOf, type DataVersion } from '../changes/data-version.js';
 import type { LinkedRow } from '../modules/linked/linked.repository.js';
 import type { TermRow } from '../modules/terms/terms.repository.js';
-import type { KeptList } from '../modules/events/events.list.js';
+import type { KeptList } from '../modules/events/listing/accelerated.js';
 import type { PostBase } from '../modules/posts/posts.repository.js';
 import type { CredentialRow } from '../modules/users/users.repository.js';
-import { VersionedCache } from './lru.js';
+import { PassThroughCache, VersionedCache } from './lru.js';
 
 /** A response to an anonymous read, with every header it is sent with again (content length and `X-Calendar-Cache: hit` included). */
 export interface CachedResponse {
@@ -67,21 +67,26 @@ export interface Caches {
 
 const MB = 1024 * 1024;
 
-export function createCaches(handle: DatabaseHandle, responseCache: boolean): Caches {
+/**
+ * The caches of a process. With `acceleration` off every one keeps nothing (PassThroughCache) and
+ * there is no response cache: the service answers from the plain paths alone.
+ */
+export function createCaches(handle: DatabaseHandle, options: { acceleration: boolean; responseCache: boolean }): Caches {
+  const kept = <V>(maxEntries: number, maxSize: number, sizeOf?: (value: V) => number): VersionedCache<V> =>
+    options.acceleration ? new VersionedCache<V>(maxEntries, maxSize, sizeOf) : new PassThroughCache<V>();
   return {
     version: dataVersionOf(handle),
-    responses: responseCache ? new VersionedCache<CachedResponse>(5_000, 12 * MB, (r) => r.body.length) : null,
-    fragments: new VersionedCache<Fragment>(60_000, 64 * MB, (fragment) => fragment.bytes),
-    counts: new VersionedCache<number>(10_000, 10_000),
-    linkedRows: new VersionedCache<LinkedRow>(5_000, 5_000),
-    termRows: new VersionedCache<TermRow>(5_000, 5_000),
-    postBases: new VersionedCache<PostBase>(20_000, 20_000),
-    slugIds: new VersionedCache<number>(20_000, 20_000),
-    idLists: new VersionedCache<number[]>(1_000, 1_000_000, (ids) => ids.length),
+    responses: options.acceleration && options.responseCache ? new VersionedCache<CachedResponse>(5_000, 12 * MB, (r) => r.body.length) : null,
+    fragments: kept<Fragment>(60_000, 64 * MB, (fragment) => fragment.bytes),
+    counts: kept<number>(10_000, 10_000),
+    linkedRows: kept<LinkedRow>(5_000, 5_000),
+    termRows: kept<TermRow>(5_000, 5_000),
+    postBases: kept<PostBase>(20_000, 20_000),
+    slugIds: kept<number>(20_000, 20_000),
+    idLists: kept<number[]>(1_000, 1_000_000, (ids) => ids.length),
     // Entries are many searches (a category, a word and a window give tens of ids at 100,000 events)
-    // and a few whole lists; the id budget bounds the memory. With 1,000 entries the benchmark's
-    // 5,760 distinct `filtered` searches were nearly all misses: 20,000 took it from ~1,200 to ~1,830 req/s.
-    eventLists: new VersionedCache<KeptList>(20_000, 2_000_000, (list) => list.ids.length),
-    credentials: new VersionedCache<CredentialRow>(1_000, 1_000),
+    // and a few whole lists; the id budget bounds the memory (docs/performance-log.md).
+    eventLists: kept<KeptList>(20_000, 2_000_000, (list) => list.ids.length),
+    credentials: kept<CredentialRow>(1_000, 1_000),
   };
 }

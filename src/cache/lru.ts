@@ -106,3 +106,31 @@ export class VersionedCache<V> {
     return pending;
   }
 }
+
+/**
+ * A cache that keeps nothing: every read misses and every computation runs. What the service uses
+ * in place of each cache when ACCELERATION=off, so that the plain path is the one taken.
+ */
+export class PassThroughCache<V> extends VersionedCache<V> {
+  constructor() {
+    super(1, 1);
+  }
+
+  override get(): V | undefined {
+    return undefined;
+  }
+
+  override set(): void {}
+
+  override has(): boolean {
+    return false;
+  }
+
+  override currentVictim(): string | undefined {
+    return undefined;
+  }
+
+  override async computed(_key: string, _version: string, compute: () => Promise<V>): Promise<V> {
+    return compute();
+  }
+}

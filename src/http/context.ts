@@ -6,7 +6,7 @@ import type { WriteWork, Writes } from '../changes/writes.js';
 import type { Config } from '../config.js';
 import type { Dialect } from '../db/connect.js';
 import type { Db } from '../db/schema.js';
-import type { EventCandidates } from '../modules/events/events.candidates.js';
+import type { EventsModule } from '../modules/events/events.module.js';
 import { isLanguage, type Language } from '../i18n/languages.js';
 import type { ParseContext } from './args.js';
 import { zoneOf } from './timezones.js';
@@ -20,8 +20,8 @@ export interface AppState {
   readonly clock: () => Date;
   readonly caches: Caches;
   readonly writes: Writes;
-  /** In-memory narrowing of public event searches (events.candidates.ts). */
-  readonly eventCandidates: EventCandidates;
+  /** The events module: how lists are found and events rendered (modules/events/events.module.ts). */
+  readonly events: EventsModule;
 }
 
 /** Everything a handler needs to know about the request beyond its parameters. */

@@ -23,7 +23,7 @@ for (const dialect of await testDialects()) {
         await refreshSearchDocument(t.api.db, id);
         ids.push(id);
       }
-      await t.api.app.calendar.eventCandidates.prepare(await t.api.app.calendar.caches.version.current());
+      await t.api.app.calendar.events.prepare();
     });
 
     const page = async (n: number) => {

@@ -6,6 +6,7 @@ import { connect } from '../../src/db/connect.js';
 import type { Role } from '../../src/auth/capabilities.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { Dialect } from '../../src/db/connect.js';
+import type { EventCandidates } from '../../src/modules/events/search/candidates.js';
 import { createUser } from '../../src/modules/users/users.service.js';
 import { createTestDatabase, type TestDatabase } from './databases.js';
 
@@ -129,12 +130,24 @@ export interface TestAppOptions {
  * Boots the real application on a fresh database of `dialect` for the enclosing describe block and
  * tears both down afterwards. Returns a handle whose `api` is ready inside tests.
  */
+/** `ACCELERATION=off npm test -- …` runs the suites on the plain paths (see scripts/run-tests.mjs). */
+function accelerationFromEnvironment(): { ACCELERATION?: string } {
+  return process.env.ACCELERATION ? { ACCELERATION: process.env.ACCELERATION } : {};
+}
+
+/** The app's in-memory search candidates, which only an accelerated app has (tests under test/acceleration/). */
+export function candidatesOf(app: FastifyInstance): EventCandidates {
+  const { candidates } = app.calendar.events;
+  if (!candidates) throw new Error('search candidates exist only with ACCELERATION=on');
+  return candidates;
+}
+
 export function useTestApp(dialect: Dialect, options: TestAppOptions = {}): { readonly api: TestApi } {
   let database: TestDatabase | undefined;
   let api: TestApi | undefined;
   before(async () => {
     database = await createTestDatabase(dialect);
-    const config = loadConfig({ DATABASE_URL: database.url, PUBLIC_URL: 'http://127.0.0.1:8080', LOG_LEVEL: 'silent', ...options.env });
+    const config = loadConfig({ DATABASE_URL: database.url, PUBLIC_URL: 'http://127.0.0.1:8080', LOG_LEVEL: 'silent', ...accelerationFromEnvironment(), ...options.env });
     const handle = { now: DEFAULT_NOW };
     const app = await buildApp(config, { clock: () => (api ? api.now : handle.now), logger: false });
     api = new TestApi(app, config, dialect);

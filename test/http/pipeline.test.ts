@@ -120,7 +120,7 @@ describe('request pipeline: configuration and failures', () => {
     try {
       const health = async () => JSON.parse((await app.inject({ url: '/health' })).body);
       assert.deepEqual(await health(), { status: 'ok', search_index: 'building' });
-      await app.calendar.eventCandidates.prepare(await app.calendar.caches.version.current());
+      await app.calendar.events.prepare();
       assert.deepEqual(await health(), { status: 'ok', search_index: 'ready' });
     } finally {
       await app.close();

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Filling } from '../../src/modules/events/events.candidates.js';
+import { Filling } from '../../src/modules/events/search/candidates.js';
 
 describe('typed arrays filled to a count read before (snapshot builds)', () => {
   it('keeps the array made for the count when exactly that many values come', () => {

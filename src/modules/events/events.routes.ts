@@ -8,9 +8,11 @@ import { pageLinks, sendList, setListHeaders, totalPages } from '../../http/list
 import { registerRoute, type RouteRegistry } from '../../http/routes.js';
 import { errorResponses } from '../../http/schemas.js';
 import type { Query } from '../../http/urls.js';
-import { listEventPage, type EffectiveBounds, type EventListInput } from './events.list.js';
+import type { EventsModule } from './events.module.js';
 import { presentEvent } from './events.present.js';
-import { renderEvents } from './events.render.js';
+import type { EventListInput } from './listing/filter.js';
+import { listEventPage } from './listing/listing.js';
+import type { EffectiveBounds } from './listing/window.js';
 import { eventCreateArgs, eventDeleteArgs, eventListArgs, eventListSchema, eventReadArgs, EventSchema, eventUpdateArgs } from './events.schemas.js';
 import * as service from './events.service.js';
 import { canEditPost } from '../posts/posts.rules.js';
@@ -58,7 +60,7 @@ function refOf(params: { id?: number; slug?: string }): service.EventRef {
   return params.id !== undefined ? { id: params.id } : { slug: params.slug! };
 }
 
-export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistry): void {
+export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistry, events: EventsModule): void {
   const tags = ['events'];
 
   registerRoute(app, registry, {
@@ -70,12 +72,12 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
     responses: { 200: eventListSchema, ...errorResponses(400, 404) },
     handler: async ({ ctx, args, given }, reply) => {
       const input = args as ParsedArgs<typeof eventListArgs> as EventListInput;
-      const page = await listEventPage(ctx, input);
+      const page = await listEventPage(ctx, events.listing, input);
       const pages = totalPages(page.total, input.per_page);
       const links = pageLinks((q) => ctx.urls.rest('events/', q), listQuery(ctx, input, given, page.bounds), input.page, input.page < pages, input.page > 1, true);
       setListHeaders(reply, page.total, pages, links);
-      const events = await renderEvents(ctx, page.ids, { jsonLd: false, password: input.password });
-      return sendList(reply, 'events', events, links, page.total, pages);
+      const rendered = await events.rendering.render(ctx, page.ids, { jsonLd: false, password: input.password });
+      return sendList(reply, 'events', rendered, links, page.total, pages);
     },
   });
 
@@ -106,7 +108,7 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
       handler: async ({ ctx, args, params }, reply) => {
         if (args.context !== 'edit') {
           const { id, row } = await service.checkReadable(ctx, refOf(params), args.password);
-          const [[json]] = await renderEvents(ctx, [id], { jsonLd: true, password: args.password }, row ? [row] : []);
+          const [[json]] = await events.rendering.render(ctx, [id], { jsonLd: true, password: args.password }, row ? [row] : []);
           return reply.type('application/json; charset=utf-8').send(json);
         }
         const bundle = await service.readEvent(ctx, refOf(params), args.password);

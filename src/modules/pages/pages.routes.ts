@@ -3,7 +3,8 @@ import { requestContext, type RequestContext } from '../../http/context.js';
 import { autoParagraph } from '../../http/html.js';
 import { ApiError } from '../../errors.js';
 import { formatLocal } from '../events/events.dates.js';
-import { listEventPage } from '../events/events.list.js';
+import type { EventsModule } from '../events/events.module.js';
+import { listEventPage } from '../events/listing/listing.js';
 import { findEvents } from '../events/events.repository.js';
 import * as events from '../events/events.service.js';
 import { ORGANIZER_KIND, VENUE_KIND, type LinkedKind } from '../linked/linked.kind.js';
@@ -45,12 +46,12 @@ async function linkedPage(ctx: RequestContext, kind: LinkedKind, id: number): Pr
   return { lang: ctx.lang, title: row.title, restUrl: ctx.urls.rest(`${kind.path}/${row.id}`), facts: [details.join(', ')], bodyHtml: autoParagraph(row.description), links: [] };
 }
 
-async function termPage(ctx: RequestContext, taxonomy: Taxonomy, slug: string): Promise<PageContent> {
+async function termPage(ctx: RequestContext, events: EventsModule, taxonomy: Taxonomy, slug: string): Promise<PageContent> {
   const languages = { lang: ctx.lang, defaultLang: ctx.config.defaultLanguage };
   const id = await termsRepo.findTermIdBySlug(ctx.db, taxonomy.key, slug, languages);
   const term = id !== undefined ? await termsRepo.findTerm(ctx.db, taxonomy.key, id, languages) : undefined;
   if (!term) throw new ApiError('rest_term_invalid');
-  const page = await listEventPage(ctx, { page: 1, per_page: ctx.config.maxPerPage, strict_dates: false, [taxonomy.path]: [String(term.id)] });
+  const page = await listEventPage(ctx, events.listing, { page: 1, per_page: ctx.config.maxPerPage, strict_dates: false, [taxonomy.path]: [String(term.id)] });
   return {
     lang: ctx.lang,
     title: term.name,
@@ -74,7 +75,7 @@ const POST_TYPES: Record<string, (ctx: RequestContext, id: number) => Promise<Pa
 };
 
 /** Public pages at the `url` of events, venues, organizers, categories and tags (API.md §8). */
-export function registerPageRoutes(app: FastifyInstance): void {
+export function registerPageRoutes(app: FastifyInstance, events: EventsModule): void {
   const schema = { hide: true };
   app.get('/event/:slug', { schema }, async (request, reply) => {
     const ctx = requestContext(request);
@@ -89,11 +90,11 @@ export function registerPageRoutes(app: FastifyInstance): void {
   app.get('/events/category/*', { schema }, async (request, reply) => {
     const ctx = requestContext(request);
     const path = (request.params as { '*': string })['*'].split('/').filter((s) => s !== '');
-    return respond(ctx, reply, () => termPage(ctx, CATEGORIES, decodeURIComponent(path[path.length - 1] ?? '')));
+    return respond(ctx, reply, () => termPage(ctx, events, CATEGORIES, decodeURIComponent(path[path.length - 1] ?? '')));
   });
   app.get('/tag/:slug', { schema }, async (request, reply) => {
     const ctx = requestContext(request);
-    return respond(ctx, reply, () => termPage(ctx, TAGS, (request.params as { slug: string }).slug));
+    return respond(ctx, reply, () => termPage(ctx, events, TAGS, (request.params as { slug: string }).slug));
   });
   app.get('/', { schema }, async (request, reply) => {
     const ctx = requestContext(request);

@@ -3,12 +3,12 @@ import type { KyselyPlugin } from 'kysely';
 import { before, describe, it } from 'node:test';
 import type { Query } from '../helpers/fixtures.js';
 import { testDialects } from '../helpers/databases.js';
-import { useTestApp, type TestApi, type Who } from '../helpers/app.js';
+import { candidatesOf, useTestApp, type TestApi, type Who } from '../helpers/app.js';
 import { insertEvent } from '../helpers/factories.js';
 import { postgresDataVersion } from '../../src/changes/data-version.js';
 import { connect } from '../../src/db/connect.js';
 import { refreshSearchDocument } from '../../src/modules/events/events.repository.js';
-import { EventCandidates, type CandidateQuery } from '../../src/modules/events/events.candidates.js';
+import { EventCandidates, type CandidateQuery } from '../../src/modules/events/search/candidates.js';
 
 // Public searches narrowed in memory (src/modules/events/events.candidates.ts) must answer exactly
 // what the plain query answers (API.md §10, §18): same events, order and totals, and never a stale one.
@@ -21,7 +21,7 @@ async function created(api: TestApi, path: string, body: Record<string, unknown>
 
 /** Lists the query's ids and total; the snapshot of the current data is made ready first. */
 async function search(api: TestApi, query: Query, as: Who = 'anonymous'): Promise<{ ids: number[]; total: number }> {
-  const candidates = api.app.calendar.eventCandidates;
+  const candidates = candidatesOf(api.app);
   const version = await api.app.calendar.caches.version.current();
   await candidates.prepare(version);
   assert.ok(await candidates.find(version, { termSets: [], words: [], excluded: [], complete: true }), 'a snapshot of the current data is in use');
@@ -122,8 +122,8 @@ for (const dialect of await testDialects()) {
       const french = await t.api.patch(`/fr/calendar/events/v1/events/${translated}`, { title: 'Matinée de jazz' }, { as: 'editor', raw: true });
       assert.equal(french.status, 200, french.text);
       const version = await t.api.app.calendar.caches.version.current();
-      await t.api.app.calendar.eventCandidates.prepare(version);
-      const found = await t.api.app.calendar.eventCandidates.find(version, { startMin: Date.parse('2027-01-01T00:00:00Z') / 1000, endMax: Date.parse('2027-01-31T23:59:59Z') / 1000, termSets: [], words: ['jazz'], excluded: [], complete: true });
+      await candidatesOf(t.api.app).prepare(version);
+      const found = await candidatesOf(t.api.app).find(version, { startMin: Date.parse('2027-01-01T00:00:00Z') / 1000, endMax: Date.parse('2027-01-31T23:59:59Z') / 1000, termSets: [], words: ['jazz'], excluded: [], complete: true });
       assert.ok(found);
       assert.deepEqual(found.matching.ids, [e.title, e.otherCategory, e.description, e.tagged, e.allDay]);
       assert.deepEqual([...found.unsure].sort((a, b) => a - b), [e.locked, cafe, translated].sort((a, b) => a - b));
@@ -147,9 +147,9 @@ for (const dialect of await testDialects()) {
         await other.close();
       }
       const version = await t.api.app.calendar.caches.version.current();
-      await t.api.app.calendar.eventCandidates.prepare(version);
+      await candidatesOf(t.api.app).prepare(version);
       const window = { startMin: Date.parse('2027-01-01T00:00:00Z') / 1000, endMax: Date.parse('2027-01-31T23:59:59Z') / 1000, termSets: [], complete: true, lockedTitleOnly: true };
-      const find = (words: string[], excluded: string[] = []) => t.api.app.calendar.eventCandidates.find(version, { ...window, words, excluded });
+      const find = (words: string[], excluded: string[] = []) => candidatesOf(t.api.app).find(version, { ...window, words, excluded });
       const inside = await find(['inside']);
       assert.ok(inside);
       assert.deepEqual([inside.matching.ids, inside.unsure], [[], []], 'the locked event is known not to match its hidden description');
@@ -170,7 +170,7 @@ for (const dialect of await testDialects()) {
     });
 
     it("this process's writes show at once while the snapshot stays in use", async () => {
-      const candidates = t.api.app.calendar.eventCandidates;
+      const candidates = candidatesOf(t.api.app);
       const version = await retitledAfterSnapshot(e.plain, 'Blues and jazz');
       const found = await candidates.find(version, { termSets: [], words: ['zzz-no-such-word'], excluded: [], complete: true });
       assert.ok(found?.unsure.includes(e.plain), 'a changed event is always checked');
@@ -186,7 +186,7 @@ for (const dialect of await testDialects()) {
     });
 
     it('events this process wrote are judged by their keys and terms in memory: only those that fit are checked', async () => {
-      const candidates = t.api.app.calendar.eventCandidates;
+      const candidates = candidatesOf(t.api.app);
       await retitledAfterSnapshot(e.plain, 'Blues, jazz and more');
       for (const id of [e.later, e.otherCategory, e.draft]) assert.equal((await t.api.patch(`/events/${id}`, { excerpt: 'Rewritten' }, { as: 'editor' })).status, 200);
       const version = await t.api.app.calendar.caches.version.current();
@@ -221,7 +221,7 @@ for (const dialect of await testDialects()) {
 
     it("another process's write shows at once: the snapshot is set aside until rebuilt", async () => {
       const version = await t.api.app.calendar.caches.version.current();
-      await t.api.app.calendar.eventCandidates.prepare(version);
+      await candidatesOf(t.api.app).prepare(version);
       const other = connect(t.api.config.databaseUrl);
       try {
         const id = await insertEvent(other.db, { start: Date.parse('2027-01-28T19:00:00Z') / 1000, termIds: [cat.jazz] });
@@ -230,7 +230,7 @@ for (const dialect of await testDialects()) {
         if (dialect === 'postgres') await postgresDataVersion(other.db).bump();
         const listed = await t.api.get('/events', { query: { search: 'elsewhere', categories: 'music', ...january } });
         assert.deepEqual(listed.json.events.map((event: { id: number }) => event.id), [id]);
-        assert.equal(await t.api.app.calendar.eventCandidates.find(await t.api.app.calendar.caches.version.current(), { termSets: [], words: [], excluded: [], complete: true }), undefined);
+        assert.equal(await candidatesOf(t.api.app).find(await t.api.app.calendar.caches.version.current(), { termSets: [], words: [], excluded: [], complete: true }), undefined);
         assert.deepEqual((await search(t.api, { search: 'elsewhere', categories: 'jazz', ...january })).ids, [id]);
       } finally {
         await other.close();
@@ -238,7 +238,7 @@ for (const dialect of await testDialects()) {
     });
 
     it('lists without words are counted in memory, with the events this process wrote since', async () => {
-      const candidates = t.api.app.calendar.eventCandidates;
+      const candidates = candidatesOf(t.api.app);
       const queries: Query[] = [january, { ...january, categories: 'music' }, { ...january, tags: 'outdoor' }, { starts_after: '2027-01-12', ends_before: '2027-02-01' }, {}];
       /** With a snapshot in use, each query's page of ids (read in SQL) and its total, which must agree. */
       const listed = async () => {

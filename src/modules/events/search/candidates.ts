@@ -1,7 +1,7 @@
-import type { DataVersion } from '../../changes/data-version.js';
-import type { OffThreadReader } from '../../db/off-thread.js';
-import type { Db } from '../../db/schema.js';
-import * as repo from './events.repository.js';
+import type { DataVersion } from '../../../changes/data-version.js';
+import type { OffThreadReader } from '../../../db/off-thread.js';
+import type { Db } from '../../../db/schema.js';
+import * as repo from '../events.repository.js';
 
 /**
  * What public event lists filter on, kept in memory: published, listed events in list order (start

@@ -1,29 +1,27 @@
 import { Type } from '@sinclair/typebox';
-import { viewerKey } from '../posts/posts.viewer.js';
-import { ENTRY_OVERHEAD, ownBuffer, type Fragment } from '../../cache/caches.js';
-import { changeKey } from '../../changes/change-set.js';
-import type { RequestContext } from '../../http/context.js';
-import { compileSerializer } from '../../http/json.js';
-import { canEditPost } from '../posts/posts.rules.js';
-import { ImageSchema } from '../images/images.js';
-import { JsonLdSchema } from '../linked/linked.schemas.js';
-import type { LinkedRow } from '../linked/linked.repository.js';
-import { OrganizerSchema } from '../organizers/organizers.schemas.js';
-import { presentOrganizer } from '../organizers/organizers.present.js';
-import { EmbeddedTermSchema } from '../terms/terms.schemas.js';
-import { presentEmbeddedTerm } from '../terms/terms.present.js';
-import type { TermRow } from '../terms/terms.repository.js';
-import { CATEGORIES, TAGS, type Taxonomy } from '../terms/taxonomies.js';
-import { VenueSchema } from '../venues/venues.schemas.js';
-import { presentVenue } from '../venues/venues.present.js';
-import { languages } from '../linked/linked.service.js';
-import { presentEvent, presentEventHead, presentEventJsonLd, type EventBundle } from './events.present.js';
-import { findEvents, type EventRow } from './events.repository.js';
-import { CostDetailsSchema, DateDetailsSchema, EventSchema } from './events.schemas.js';
-import { loadBundles } from './events.service.js';
+import { ENTRY_OVERHEAD, ownBuffer, type Fragment } from '../../../cache/caches.js';
+import type { VersionedCache } from '../../../cache/lru.js';
+import { changeKey } from '../../../changes/change-set.js';
+import type { DataVersion } from '../../../changes/data-version.js';
+import type { RequestContext } from '../../../http/context.js';
+import { compileSerializer } from '../../../http/json.js';
+import { ImageSchema } from '../../images/images.js';
+import { JsonLdSchema } from '../../linked/linked.schemas.js';
+import type { LinkedRow } from '../../linked/linked.repository.js';
+import { OrganizerSchema } from '../../organizers/organizers.schemas.js';
+import { presentOrganizer } from '../../organizers/organizers.present.js';
+import { viewerKey } from '../../posts/posts.viewer.js';
+import { EmbeddedTermSchema } from '../../terms/terms.schemas.js';
+import { presentEmbeddedTerm } from '../../terms/terms.present.js';
+import type { TermRow } from '../../terms/terms.repository.js';
+import { CATEGORIES, TAGS, type Taxonomy } from '../../terms/taxonomies.js';
+import { VenueSchema } from '../../venues/venues.schemas.js';
+import { presentVenue } from '../../venues/venues.present.js';
+import { presentEventHead, presentEventJsonLd, type EventBundle } from '../events.present.js';
+import { CostDetailsSchema, DateDetailsSchema, EventSchema } from '../events.schemas.js';
+import { isLocked, readBundles, serializeEvent, type EventRendering } from './rendering.js';
 
 const EMBEDDED_KEYS = ['categories', 'tags', 'venue', 'organizer', 'custom_fields', 'json_ld', 'translations', 'languages'] as const;
-const serializeEvent = compileSerializer(EventSchema, [ImageSchema, DateDetailsSchema, CostDetailsSchema, VenueSchema, OrganizerSchema, EmbeddedTermSchema]);
 const serializeHead = compileSerializer(Type.Omit(EventSchema, EMBEDDED_KEYS), [ImageSchema, DateDetailsSchema, CostDetailsSchema]);
 const serializeTerm = compileSerializer(EmbeddedTermSchema, []);
 const serializeVenue = compileSerializer(VenueSchema, [ImageSchema]);
@@ -70,20 +68,26 @@ function elements(open: Buffer, items: readonly Buffer[]): Buffer[] {
  * A venue, organizer or term as embedded in events: the same few hundred appear in thousands of
  * events, so each is rendered once per language until it changes, and events hold these bytes by reference.
  */
-function embedded<Row extends { id: number }>(ctx: RequestContext, version: string, stillReusable: Reusable, kind: string, depends: string, row: Row, render: (row: Row) => string): Buffer {
+function embedded<Row extends { id: number }>(ctx: RequestContext, use: FragmentUse, kind: string, depends: string, row: Row, render: (row: Row) => string): Buffer {
   const key = `embedded|${kind}|${row.id}|${ctx.lang}|${ctx.language.source}`;
-  const cached = ctx.app.caches.fragments.get(key, version, stillReusable);
+  const cached = use.fragments.get(key, use.version, use.stillReusable);
   if (cached) return cached.json[0];
   const json = ownBuffer(render(row));
-  ctx.app.caches.fragments.set(key, version, { json: [json], bytes: json.length + ENTRY_OVERHEAD, depends: [depends] });
+  use.fragments.set(key, use.version, { json: [json], bytes: json.length + ENTRY_OVERHEAD, depends: [depends] });
   return json;
 }
 
-type Reusable = (storedUnder: string, fragment: Fragment) => boolean;
+/** The fragment cache as one render uses it: under the request's data version, with one reuse check. */
+interface FragmentUse {
+  fragments: VersionedCache<Fragment>;
+  version: string;
+  stillReusable: (storedUnder: string, fragment: Fragment) => boolean;
+}
 
 /** Whether a fragment rendered under an older version still holds: no write since changed what it was rendered from. */
-function reusable(ctx: RequestContext, version: string): Reusable {
-  return (storedUnder: string, fragment: Fragment) => fragment.depends !== undefined && ctx.app.caches.version.unchangedSince(storedUnder, version, fragment.depends);
+function fragmentUse(fragments: VersionedCache<Fragment>, versions: DataVersion, version: string): FragmentUse {
+  const stillReusable = (storedUnder: string, fragment: Fragment) => fragment.depends !== undefined && versions.unchangedSince(storedUnder, version, fragment.depends);
+  return { fragments, version, stillReusable };
 }
 
 /** Everything an event's rendering reads besides site settings: its own rows, and the venue, organizers and terms it embeds. */
@@ -100,12 +104,12 @@ function dependencies(bundle: EventBundle): string[] {
  * An event's JSON in TEC's key order (API.md §8): its own keys, then the embedded objects, in parts;
  * `own`: the bytes of the parts that belong to this event alone.
  */
-function eventJson(ctx: RequestContext, version: string, stillReusable: Reusable, bundle: EventBundle, jsonLd: boolean): { json: Buffer[]; own: number } {
+function eventJson(ctx: RequestContext, use: FragmentUse, bundle: EventBundle, jsonLd: boolean): { json: Buffer[]; own: number } {
   const head = serializeHead(presentEventHead(ctx, bundle.row));
   const term = (taxonomy: Taxonomy) => (row: TermRow) =>
-    embedded(ctx, version, stillReusable, taxonomy.key, changeKey('term', row.id), row, () => serializeTerm(presentEmbeddedTerm(row, taxonomy, ctx.urls)));
+    embedded(ctx, use, taxonomy.key, changeKey('term', row.id), row, () => serializeTerm(presentEmbeddedTerm(row, taxonomy, ctx.urls)));
   const linked = (kind: 'venue' | 'organizer', present: (row: LinkedRow) => Record<string, unknown>, serialize: (value: unknown) => string) => (row: LinkedRow) =>
-    embedded(ctx, version, stillReusable, `${kind}|${jsonLd ? 1 : 0}`, changeKey(kind, row.id), row, () => serialize(present(row)));
+    embedded(ctx, use, `${kind}|${jsonLd ? 1 : 0}`, changeKey(kind, row.id), row, () => serialize(present(row)));
   const venue = linked('venue', (row) => presentVenue(ctx, row, { jsonLd }), serializeVenue);
   const organizer = linked('organizer', (row) => presentOrganizer(ctx, row, { jsonLd }), serializeOrganizer);
   const own = ownBuffer(head.slice(0, -1));
@@ -127,39 +131,40 @@ function eventJson(ctx: RequestContext, version: string, stillReusable: Reusable
  * reads) or when blanked. Each is rendered once and reused from the fragment cache until it changes:
  * a write by this process to another event leaves it be; one by another process, or a write that
  * does not say what it changed, makes every event render again (issue "benchmark harness": no
- * per-request re-rendering, no N+1).
+ * per-request re-rendering, no N+1). The bytes are those of the plain rendering (plain.ts), put
+ * together from parts.
  * A protected event keeps its blanked form beside the whole one, for readers who have not unlocked it.
- * `knownRows`: rows the caller has already read, in the request's language.
  */
-export async function renderEvents(ctx: RequestContext, ids: readonly number[], options: { jsonLd: boolean; password?: string }, knownRows: readonly EventRow[] = []): Promise<(readonly Buffer[])[]> {
-  const version = await ctx.dataVersion();
-  const cache = ctx.app.caches.fragments;
-  const keyOf = (id: number) => `event|${id}|${ctx.lang}|${ctx.language.source}|${options.jsonLd ? 1 : 0}|${viewerKey(ctx.caller)}`;
-  const locked = (lock: Fragment['lock'] & object) => lock.password !== '' && lock.password !== options.password && !canEditPost(ctx.caller, lock);
-  const shown = (fragment: Fragment) => (fragment.lock && locked(fragment.lock) ? [fragment.blanked!] : fragment.json);
-  const result = new Map<number, readonly Buffer[]>();
-  const missing: number[] = [];
-  const stillReusable = reusable(ctx, version);
-  for (const id of ids) {
-    const cached = cache.get(keyOf(id), version, stillReusable);
-    if (cached) result.set(id, shown(cached));
-    else missing.push(id);
-  }
-  if (missing.length > 0) {
-    const known = knownRows.filter((row) => missing.includes(row.id));
-    const unread = missing.filter((id) => !known.some((row) => row.id === id));
-    const bundles = await loadBundles(ctx, [...known, ...(await findEvents(ctx.db, unread, languages(ctx)))]);
-    for (const bundle of bundles) {
-      const { password, author_id, status } = bundle.row;
-      const { json, own } = eventJson(ctx, version, stillReusable, bundle, options.jsonLd);
-      const fragment: Fragment = { json, bytes: own + ENTRY_OVERHEAD, lock: { password, author_id, status }, depends: dependencies(bundle) };
-      if (password !== '') {
-        fragment.blanked = ownBuffer(serializeEvent(presentEvent(ctx, bundle, { jsonLd: false, blanked: true })));
-        fragment.bytes += fragment.blanked.length;
+export function fragmentRendering(fragments: VersionedCache<Fragment>, versions: DataVersion): EventRendering {
+  return {
+    async render(ctx, ids, options, knownRows = []) {
+      const use = fragmentUse(fragments, versions, await ctx.dataVersion());
+      const keyOf = (id: number) => `event|${id}|${ctx.lang}|${ctx.language.source}|${options.jsonLd ? 1 : 0}|${viewerKey(ctx.caller)}`;
+      const shown = (fragment: Fragment) => (fragment.lock && fragment.blanked && isLocked(ctx, fragment.lock, options.password) ? [fragment.blanked] : fragment.json);
+      const result = new Map<number, readonly Buffer[]>();
+      const missing: number[] = [];
+      for (const id of ids) {
+        const cached = fragments.get(keyOf(id), use.version, use.stillReusable);
+        if (cached) result.set(id, shown(cached));
+        else missing.push(id);
       }
-      cache.set(keyOf(bundle.row.id), version, fragment);
-      result.set(bundle.row.id, shown(fragment));
-    }
+      for (const bundle of missing.length > 0 ? await readBundles(ctx, missing, knownRows) : []) {
+        const fragment = eventFragment(ctx, use, bundle, options.jsonLd);
+        fragments.set(keyOf(bundle.row.id), use.version, fragment);
+        result.set(bundle.row.id, shown(fragment));
+      }
+      return ids.map((id) => result.get(id)).filter((json): json is readonly Buffer[] => json !== undefined);
+    },
+  };
+}
+
+function eventFragment(ctx: RequestContext, use: FragmentUse, bundle: EventBundle, jsonLd: boolean): Fragment {
+  const { password, author_id, status } = bundle.row;
+  const { json, own } = eventJson(ctx, use, bundle, jsonLd);
+  const fragment: Fragment = { json, bytes: own + ENTRY_OVERHEAD, lock: { password, author_id, status }, depends: dependencies(bundle) };
+  if (password !== '') {
+    fragment.blanked = ownBuffer(serializeEvent(ctx, bundle, { jsonLd: false, blanked: true }));
+    fragment.bytes += fragment.blanked.length;
   }
-  return ids.map((id) => result.get(id)).filter((json): json is readonly Buffer[] => json !== undefined);
+  return fragment;
 }

@@ -1,0 +1,125 @@
+import type { DateTime } from 'luxon';
+import { invalidParam, invalidParams, type ParamProblem } from '../../../errors.js';
+import type { RequestContext } from '../../../http/context.js';
+import { parsePositiveInteger } from '../../../http/params.js';
+import { languages } from '../../linked/linked.service.js';
+import * as posts from '../../posts/posts.repository.js';
+import type { PostStatus } from '../../posts/posts.rules.js';
+import * as termsRepo from '../../terms/terms.repository.js';
+import { CATEGORIES, TAGS, type Taxonomy } from '../../terms/taxonomies.js';
+import * as repo from '../events.repository.js';
+import { parseSearchTerms } from '../search/search-terms.js';
+import type { EffectiveBounds } from './window.js';
+
+/** The parsed arguments of GET /events (API.md §10). */
+export interface EventListInput {
+  page: number;
+  per_page: number;
+  start_date?: DateTime;
+  end_date?: DateTime;
+  starts_before?: DateTime;
+  starts_after?: DateTime;
+  ends_before?: DateTime;
+  ends_after?: DateTime;
+  strict_dates: boolean;
+  search?: string;
+  categories?: string[];
+  tags?: string[];
+  venue?: number[];
+  organizer?: number[];
+  featured?: boolean;
+  status?: PostStatus[];
+  geoloc?: boolean;
+  geoloc_lat?: number | null;
+  geoloc_lng?: number | null;
+  geoloc_radius?: number;
+  include?: number[];
+  post_parent?: number;
+  password?: string;
+}
+
+const instant = (dt: DateTime | undefined) => (dt ? Math.floor(dt.toSeconds()) : undefined);
+
+/**
+ * Term filters: slugs or ids of existing terms (else 400); a category brings its descendants.
+ * Resolved once per distinct list of references and language until data changes.
+ */
+async function termFilter(ctx: RequestContext, taxonomy: Taxonomy, refs: string[], name: string, problems: Map<string, ParamProblem>): Promise<number[]> {
+  const key = `terms|${taxonomy.key}|${ctx.lang}|${JSON.stringify(refs)}`;
+  const version = await ctx.dataVersion();
+  const cached = ctx.app.caches.idLists.get(key, version);
+  if (cached) return cached;
+  const ids = await resolveTerms(ctx, taxonomy, refs, name, problems);
+  if (!problems.has(name)) ctx.app.caches.idLists.set(key, version, ids);
+  return ids;
+}
+
+async function resolveTerms(ctx: RequestContext, taxonomy: Taxonomy, refs: string[], name: string, problems: Map<string, ParamProblem>): Promise<number[]> {
+  const ids = refs.map((r) => parsePositiveInteger(r)).filter((id): id is number => id !== undefined);
+  const known = await termsRepo.existingTermIds(ctx.db, taxonomy.key, ids);
+  const bySlug = await termsRepo.termIdsBySlugs(ctx.db, taxonomy.key, refs.filter((r) => parsePositiveInteger(r) === undefined), languages(ctx));
+  const resolved: number[] = [];
+  const unknown: string[] = [];
+  for (const ref of refs) {
+    const id = parsePositiveInteger(ref) ?? bySlug.get(ref);
+    if (id !== undefined && (bySlug.has(ref) || known.has(id))) resolved.push(id);
+    else unknown.push(ref);
+  }
+  if (unknown.length > 0) problems.set(name, { message: 'unknown_term', vars: { value: unknown.join(', ') } });
+  if (!taxonomy.hierarchical) return resolved;
+  const tree = await termsRepo.slugPaths(ctx.db, taxonomy.key);
+  const withDescendants = new Set(resolved);
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const [id, node] of tree) {
+      if (!withDescendants.has(id) && withDescendants.has(node.parent)) {
+        withDescendants.add(id);
+        grew = true;
+      }
+    }
+  }
+  return [...withDescendants];
+}
+
+async function postsFilter(ctx: RequestContext, type: string, ids: number[] | undefined, name: string, problems: Map<string, ParamProblem>): Promise<void> {
+  if (!ids) return;
+  const known = await repo.existingPostIds(ctx.db, type, ids);
+  if (ids.some((id) => !known.has(id))) problems.set(name, { message: 'invalid_parameter' });
+}
+
+export async function buildFilter(ctx: RequestContext, input: EventListInput, bounds: EffectiveBounds): Promise<repo.EventFilter> {
+  if ((input.geoloc_lat == null) !== (input.geoloc_lng == null)) {
+    throw invalidParam(input.geoloc_lat == null ? 'geoloc_lat' : 'geoloc_lng', { message: 'geoloc_pair' });
+  }
+  const problems = new Map<string, ParamProblem>();
+  const categoryIds = input.categories ? await termFilter(ctx, CATEGORIES, input.categories, 'categories', problems) : undefined;
+  const tagIds = input.tags ? await termFilter(ctx, TAGS, input.tags, 'tags', problems) : undefined;
+  await postsFilter(ctx, 'venue', input.venue, 'venue', problems);
+  await postsFilter(ctx, 'organizer', input.organizer, 'organizer', problems);
+  if (input.post_parent !== undefined && (await posts.postType(ctx.db, input.post_parent)) !== 'event') {
+    problems.set('post_parent', { message: 'unknown_event', vars: { value: input.post_parent } });
+  }
+  if (problems.size > 0) throw invalidParams(problems);
+  return {
+    caller: ctx.caller,
+    statuses: input.status,
+    startMin: instant(bounds.start_date),
+    endMax: instant(bounds.end_date),
+    startBefore: instant(bounds.starts_before),
+    startAfter: instant(bounds.starts_after),
+    endBefore: instant(bounds.ends_before),
+    endAfter: instant(bounds.ends_after),
+    search: input.search !== undefined ? parseSearchTerms(input.search) : undefined,
+    password: input.password,
+    categoryIds,
+    tagIds,
+    venueIds: input.venue,
+    organizerIds: input.organizer,
+    featured: input.featured,
+    parentId: input.post_parent,
+    include: input.include,
+    geoloc: input.geoloc === true ? true : undefined,
+    near: input.geoloc_lat != null && input.geoloc_lng != null ? { lat: input.geoloc_lat, lng: input.geoloc_lng, radiusKm: input.geoloc_radius ?? 25 } : undefined,
+  };
+}

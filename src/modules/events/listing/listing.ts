@@ -1,0 +1,29 @@
+import { ApiError } from '../../../errors.js';
+import type { RequestContext } from '../../../http/context.js';
+import type { EventFilter } from '../events.repository.js';
+import { buildFilter, type EventListInput } from './filter.js';
+import { effectiveBounds, type EffectiveBounds } from './window.js';
+
+/**
+ * How a page of a filtered event list is found: the plain way (plain.ts, SQL alone) or the
+ * accelerated one (accelerated.ts), which wraps it. Chosen once, at start-up (events.module.ts).
+ */
+export interface EventListing {
+  /** The ids of page `page` (from 1) of `perPage` events, in list order, and the total. */
+  page(ctx: RequestContext, filter: EventFilter, page: number, perPage: number): Promise<{ ids: number[]; total: number }>;
+}
+
+export interface EventPage {
+  ids: number[];
+  total: number;
+  bounds: EffectiveBounds;
+}
+
+/** GET /events (API.md §10): filtered, visible, ordered by start; 404 past the last page. */
+export async function listEventPage(ctx: RequestContext, listing: EventListing, input: EventListInput): Promise<EventPage> {
+  const bounds = effectiveBounds(ctx, input);
+  const filter = await buildFilter(ctx, input, bounds);
+  const { ids, total } = await listing.page(ctx, filter, input.page, input.per_page);
+  if (ids.length === 0 && input.page > 1) throw new ApiError('event-archive-page-not-found');
+  return { ids, total, bounds };
+}

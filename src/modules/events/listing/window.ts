@@ -1,0 +1,72 @@
+import type { DateTime, Zone } from 'luxon';
+import type { RequestContext } from '../../../http/context.js';
+import { formatSecondsInZone } from '../../../http/dates.js';
+import { zoneOf } from '../../../http/timezones.js';
+import type { EventListInput } from './filter.js';
+
+/** The date bounds in effect (site-zone wall clock), for the query and for `rest_url` (API.md §18). */
+export interface EffectiveBounds {
+  start_date?: DateTime;
+  end_date?: DateTime;
+  starts_before?: DateTime;
+  starts_after?: DateTime;
+  ends_before?: DateTime;
+  ends_after?: DateTime;
+}
+
+
+const RELATIVE = ['starts_before', 'starts_after', 'ends_before', 'ends_after'] as const;
+
+/**
+ * The date window of API.md §10: without any date parameter, events starting from the beginning of
+ * yesterday and ending by the end of the day 24 months ahead (site zone); `start_date` rounds down to
+ * its day and the others up to the end of theirs unless `strict_dates`; any `starts_*`/`ends_*`
+ * drops the default bound it does not give; `include` ignores dates.
+ */
+export function effectiveBounds(ctx: RequestContext, input: EventListInput): EffectiveBounds {
+  if (input.include) return {};
+  const zone = zoneOf(ctx.config.siteTimezone);
+  const startOfDay = (dt: DateTime) => (input.strict_dates ? dt : dayEdge(dt, zone, 'start'));
+  const endOfDay = (dt: DateTime) => (input.strict_dates ? dt : dayEdge(dt, zone, 'end'));
+  const relative = RELATIVE.some((name) => input[name] !== undefined);
+  const window = relative ? undefined : defaultWindow(ctx);
+  const bounds: EffectiveBounds = {
+    start_date: input.start_date ? startOfDay(input.start_date) : window?.start,
+    end_date: input.end_date ? endOfDay(input.end_date) : window?.end,
+  };
+  for (const name of RELATIVE) if (input[name]) bounds[name] = endOfDay(input[name]!).setZone(zone);
+  if (bounds.start_date) bounds.start_date = bounds.start_date.setZone(zone);
+  if (bounds.end_date) bounds.end_date = bounds.end_date.setZone(zone);
+  return bounds;
+}
+
+const dayEdges = new Map<string, DateTime>();
+
+/**
+ * The first or last second of the day of `dt` in `zone`, remembered: lists ask for the same few
+ * days again and again, and Luxon's zone arithmetic was a twentieth of a filtered list's time.
+ */
+function dayEdge(dt: DateTime, zone: Zone, edge: 'start' | 'end'): DateTime {
+  const key = `${edge}|${zone.name}|${dt.toMillis()}`;
+  let rounded = dayEdges.get(key);
+  if (!rounded) {
+    const local = dt.setZone(zone);
+    rounded = edge === 'start' ? local.startOf('day') : local.endOf('day').set({ millisecond: 0 });
+    if (dayEdges.size >= 1_000) dayEdges.clear();
+    dayEdges.set(key, rounded);
+  }
+  return rounded;
+}
+
+let lastWindow: { key: string; start: DateTime; end: DateTime } | undefined;
+
+/** The default window of the site-zone day of "now", computed once a day (most lists use it). */
+function defaultWindow(ctx: RequestContext): { start: DateTime; end: DateTime } {
+  const zone = zoneOf(ctx.config.siteTimezone);
+  const key = `${ctx.config.siteTimezone}|${formatSecondsInZone(Math.floor(ctx.now.toSeconds()), zone, ctx.config.siteTimezone).slice(0, 10)}`;
+  if (lastWindow?.key !== key) {
+    const today = ctx.now.setZone(zone);
+    lastWindow = { key, start: today.minus({ days: 1 }).startOf('day'), end: today.plus({ months: 24 }).endOf('day').set({ millisecond: 0 }) };
+  }
+  return lastWindow;
+}

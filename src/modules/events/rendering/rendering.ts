@@ -1,0 +1,51 @@
+import type { Fragment } from '../../../cache/caches.js';
+import type { RequestContext } from '../../../http/context.js';
+import { compileSerializer } from '../../../http/json.js';
+import { ImageSchema } from '../../images/images.js';
+import { languages } from '../../linked/linked.service.js';
+import { OrganizerSchema } from '../../organizers/organizers.schemas.js';
+import { canEditPost } from '../../posts/posts.rules.js';
+import { EmbeddedTermSchema } from '../../terms/terms.schemas.js';
+import { VenueSchema } from '../../venues/venues.schemas.js';
+import { presentEvent, type EventBundle } from '../events.present.js';
+import { findEvents, type EventRow } from '../events.repository.js';
+import { CostDetailsSchema, DateDetailsSchema, EventSchema } from '../events.schemas.js';
+import { loadBundles } from '../events.service.js';
+
+export interface RenderOptions {
+  /** Single reads embed JSON-LD; lists do not. */
+  jsonLd: boolean;
+  /** The password the reader sent, which unlocks a protected event. */
+  password?: string;
+}
+
+/**
+ * How events become response bytes: the plain way (plain.ts: the presenter and the response
+ * schema's serializer) or from kept fragments (fragments.ts). Chosen once, at start-up (events.module.ts).
+ */
+export interface EventRendering {
+  /**
+   * Events as UTF-8 JSON parts in the order of `ids` (missing ones left out); `knownRows`: rows
+   * the caller has already read, in the request's language.
+   */
+  render(ctx: RequestContext, ids: readonly number[], options: RenderOptions, knownRows?: readonly EventRow[]): Promise<(readonly Buffer[])[]>;
+}
+
+const eventSerializer = compileSerializer(EventSchema, [ImageSchema, DateDetailsSchema, CostDetailsSchema, VenueSchema, OrganizerSchema, EmbeddedTermSchema]);
+
+/** An event's whole representation as JSON (API.md §8), by its response schema. */
+export function serializeEvent(ctx: RequestContext, bundle: EventBundle, options: { jsonLd: boolean; blanked: boolean }): string {
+  return eventSerializer(presentEvent(ctx, bundle, options));
+}
+
+/** Whether a protected event shows blanked to this reader: no matching password, no right to edit it. */
+export function isLocked(ctx: RequestContext, lock: NonNullable<Fragment['lock']>, password: string | undefined): boolean {
+  return lock.password !== '' && lock.password !== password && !canEditPost(ctx.caller, lock);
+}
+
+/** The bundles of `ids`, taking the rows already read from `knownRows`. */
+export async function readBundles(ctx: RequestContext, ids: readonly number[], knownRows: readonly EventRow[]): Promise<EventBundle[]> {
+  const known = knownRows.filter((row) => ids.includes(row.id));
+  const unread = ids.filter((id) => !known.some((row) => row.id === id));
+  return loadBundles(ctx, [...known, ...(await findEvents(ctx.db, unread, languages(ctx)))]);
+}
