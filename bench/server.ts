@@ -79,7 +79,13 @@ export async function startServer(databaseUrl: string, options: { cache: boolean
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  await waitUntilUp(origin, child);
+  try {
+    await waitUntilUp(origin, child);
+  } catch (error) {
+    // A server that never came up must not outlive the run that started it.
+    child.kill('SIGKILL');
+    throw error;
+  }
   return {
     origin,
     process: child,

@@ -28,8 +28,8 @@ export interface EventsModule {
   readonly rendering: EventRendering;
   /** In-memory narrowing of public searches; undefined on the plain path. */
   readonly candidates: EventCandidates | undefined;
-  /** What `GET /health` says of the search index. */
-  searchIndexState(): 'ready' | 'building' | 'off';
+  /** What `GET /health` says of the search index: `building` while searches would wait for it. */
+  searchIndexState(): 'ready' | 'building';
   /** Builds what searches need now rather than on the first one (server start). */
   prepare(): Promise<void>;
 }
@@ -37,7 +37,7 @@ export interface EventsModule {
 export function createEventsModule(deps: EventsModuleDeps): EventsModule {
   const { caches } = deps;
   if (!deps.acceleration) {
-    return { listing: plainListing, rendering: plainRendering, candidates: undefined, searchIndexState: () => 'off', prepare: async () => undefined };
+    return { listing: plainListing, rendering: plainRendering, candidates: undefined, searchIndexState: () => 'ready', prepare: async () => undefined };
   }
   const candidates = new EventCandidates(deps.db, deps.version, deps.onError, { offThread: deps.offThread });
   deps.writes.onCommitted((changes) => {
