@@ -1,5 +1,5 @@
 import { isLanguage, LANGUAGES, type Language } from './i18n/languages.js';
-import { isValidTimezone } from './http/timezones.js';
+import { isValidTimezone } from './domain/timezones.js';
 
 /** The only reader of process.env (API.md §2). Everything else receives a frozen Config. */
 export interface Config {

@@ -5,9 +5,9 @@ import type { Config } from '../config.js';
 import { ApiError, invalidParams, type ParamProblem } from '../errors.js';
 import type { MessageKey } from '../i18n/messages/en.js';
 import type { MessageVars } from '../i18n/translate.js';
-import { parseDateInput } from './dates.js';
-import * as p from './params.js';
-import { normaliseTimezone } from './timezones.js';
+import { parseDateInput } from '../domain/dates.js';
+import * as p from '../domain/params.js';
+import { normaliseTimezone } from '../domain/timezones.js';
 
 /** What a parser may consult besides the raw value. */
 export interface ParseContext {

@@ -9,7 +9,7 @@ import type { Db } from '../db/schema.js';
 import type { EventsModule } from '../modules/events/events.module.js';
 import { isLanguage, type Language } from '../i18n/languages.js';
 import type { ParseContext } from './args.js';
-import { zoneOf } from './timezones.js';
+import { zoneOf } from '../domain/timezones.js';
 import { UrlBuilder, type LanguageForm } from './urls.js';
 
 /** Process-wide state shared by every request. */

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { DateTime } from 'luxon';
 import type { Config } from '../config.js';
 import type { ArgSpec, ParseContext } from '../http/args.js';
-import { formatDb } from '../http/dates.js';
+import { formatDb } from '../domain/dates.js';
 import { requestContext, type RequestContext } from '../http/context.js';
 import { languageParameter, toFastifyUrl, type IndexedRoute, type RouteRegistry } from '../http/routes.js';
 import { ErrorSchema } from '../http/schemas.js';

@@ -4,8 +4,8 @@ import { FrequencyAdmission } from '../cache/admission.js';
 import { ownBuffer, type CachedResponse } from '../cache/caches.js';
 import type { DataVersion } from '../changes/data-version.js';
 import type { VersionedCache } from '../cache/lru.js';
-import { formatSecondsInZone } from '../http/dates.js';
-import { zoneOf } from '../http/timezones.js';
+import { formatSecondsInZone } from '../domain/dates.js';
+import { zoneOf } from '../domain/timezones.js';
 import { NAMESPACE } from '../http/urls.js';
 
 declare module 'http' {

@@ -5,8 +5,8 @@ import { loadConfig } from '../../src/config.js';
 import { ApiError } from '../../src/errors.js';
 import { arg, mergeSources, parseArgs, required, withDefault, type ParseContext } from '../../src/http/args.js';
 import { renderError } from '../../src/http/error-handler.js';
-import { formatDb } from '../../src/http/dates.js';
-import { zoneOf } from '../../src/http/timezones.js';
+import { formatDb } from '../../src/domain/dates.js';
+import { zoneOf } from '../../src/domain/timezones.js';
 
 const now = DateTime.fromISO('2026-11-21T08:37:48Z');
 const ctx: ParseContext = { now, siteZone: zoneOf('UTC'), caller: null, config: loadConfig({}) };

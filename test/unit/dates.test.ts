@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DateTime } from 'luxon';
-import { formatDb, formatIsoInZone, formatSecondsInZone, formatUtcSeconds, parseDateInput } from '../../src/http/dates.js';
-import { zoneOf } from '../../src/http/timezones.js';
+import { formatDb, formatIsoInZone, formatSecondsInZone, formatUtcSeconds, parseDateInput } from '../../src/domain/dates.js';
+import { zoneOf } from '../../src/domain/timezones.js';
 
 /** A Saturday: 08:37:48 in UTC, 03:37:48 EST in New York, 09:37:48 CET in Paris. */
 const NOW = DateTime.fromISO('2026-11-21T08:37:48Z');

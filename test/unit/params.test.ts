@@ -10,7 +10,7 @@ import {
   parseNonEmptyString,
   parseNumber,
   parsePositiveInteger,
-} from '../../src/http/params.js';
+} from '../../src/domain/params.js';
 
 describe('parseInteger (API.md §6)', () => {
   it('accepts JSON integers', () => {

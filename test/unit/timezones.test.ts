@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DateTime } from 'luxon';
-import { isValidTimezone, normaliseTimezone, zoneOf } from '../../src/http/timezones.js';
+import { isValidTimezone, normaliseTimezone, zoneOf } from '../../src/domain/timezones.js';
 
 const WINTER = DateTime.fromISO('2026-01-15T12:00:00Z').toMillis();
 const SUMMER = DateTime.fromISO('2026-07-15T12:00:00Z').toMillis();

@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
-import { formatSecondsInZone, offsetAt } from '../../http/dates.js';
-import { zoneOf } from '../../http/timezones.js';
+import { formatSecondsInZone, offsetAt } from '../../domain/dates.js';
+import { zoneOf } from '../../domain/timezones.js';
 
 /** `*_details` of a date (API.md §8): zero-padded strings split from the formatted value. */
 export interface DateDetails {

@@ -1,8 +1,8 @@
 import { DateTime } from 'luxon';
 import type { RequestContext } from '../../http/context.js';
-import { formatIsoInZone, formatUtcSeconds } from '../../http/dates.js';
-import { autoParagraph, htmlToText } from '../../http/html.js';
-import { zoneOf } from '../../http/timezones.js';
+import { formatIsoInZone, formatUtcSeconds } from '../../domain/dates.js';
+import { autoParagraph, htmlToText } from '../../domain/html.js';
+import { zoneOf } from '../../domain/timezones.js';
 import { translate } from '../../i18n/translate.js';
 import { presentImage } from '../images/images.js';
 import { globalIds, postPageUrl, siteDate, utcDate } from '../linked/linked.present.js';

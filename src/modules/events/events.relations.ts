@@ -3,7 +3,7 @@ import type { Executor } from '../../db/schema.js';
 import { ApiError, type ParamProblem } from '../../errors.js';
 import { parseArgs } from '../../http/args.js';
 import type { RequestContext } from '../../http/context.js';
-import { parseList, parsePositiveInteger } from '../../http/params.js';
+import { parseList, parsePositiveInteger } from '../../domain/params.js';
 import { ORGANIZER_KIND, VENUE_KIND, type LinkedKind } from '../linked/linked.kind.js';
 import { createLinked, type LinkedWriteInput } from '../linked/linked.service.js';
 import { organizerDetails } from '../organizers/organizers.present.js';

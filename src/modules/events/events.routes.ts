@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { callerCan } from '../../auth/caller.js';
 import type { ParsedArgs } from '../../http/args.js';
 import type { RequestContext } from '../../http/context.js';
-import { formatDb } from '../../http/dates.js';
+import { formatDb } from '../../domain/dates.js';
 import { pageLinks, sendList, setListHeaders, totalPages } from '../../http/lists.js';
 import { registerRoute, type RouteRegistry } from '../../http/routes.js';
 import { errorResponses } from '../../http/schemas.js';

@@ -1,6 +1,6 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { arg, fail, ok, refine, required, withDefault, type ArgSpec } from '../../http/args.js';
-import { parseList } from '../../http/params.js';
+import { parseList } from '../../domain/params.js';
 import { EmptyArray, postListSchema } from '../../http/schemas.js';
 import { ImageSchema } from '../images/images.js';
 import { JsonLdSchema } from '../linked/linked.schemas.js';

@@ -3,7 +3,7 @@ import { callerCan } from '../../auth/caller.js';
 import type { Executor } from '../../db/schema.js';
 import type { ParamProblem } from '../../errors.js';
 import type { RequestContext } from '../../http/context.js';
-import { parseHttpUrl, parsePositiveInteger } from '../../http/params.js';
+import { parseHttpUrl, parsePositiveInteger } from '../../domain/params.js';
 
 /** An image record (API.md §8): created from an http(s) URL or referenced by id; never fetched. */
 export const ImageSchema = Type.Object(

@@ -1,8 +1,8 @@
 import type { RequestContext } from '../../http/context.js';
-import { formatSecondsInZone, formatUtcSeconds } from '../../http/dates.js';
-import { autoParagraph } from '../../http/html.js';
+import { formatSecondsInZone, formatUtcSeconds } from '../../domain/dates.js';
+import { autoParagraph } from '../../domain/html.js';
 import { globalIdPrefix } from '../../http/urls.js';
-import { zoneOf } from '../../http/timezones.js';
+import { zoneOf } from '../../domain/timezones.js';
 import { presentImage } from '../images/images.js';
 import type { LinkedKind } from './linked.kind.js';
 import type { LinkedRow } from './linked.repository.js';

@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../http/context.js';
-import { htmlToText } from '../../http/html.js';
+import { htmlToText } from '../../domain/html.js';
 import { compactJsonLd, globalIds, presentPostHead, withoutEmpty } from '../linked/linked.present.js';
 import { ORGANIZER_KIND } from '../linked/linked.kind.js';
 import type { LinkedRow } from '../linked/linked.repository.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { requestContext, type RequestContext } from '../../http/context.js';
-import { autoParagraph } from '../../http/html.js';
+import { autoParagraph } from '../../domain/html.js';
 import { ApiError } from '../../errors.js';
 import { formatLocal } from '../events/events.dates.js';
 import type { EventsModule } from '../events/events.module.js';

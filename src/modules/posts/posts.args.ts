@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { callerCan } from '../../auth/caller.js';
 import { arg, fail, ok, refine, type ArgSpec } from '../../http/args.js';
-import { parseList } from '../../http/params.js';
+import { parseList } from '../../domain/params.js';
 import { isStatus, STATUSES, type PostStatus } from './posts.rules.js';
 
 /** `status` on writes: one of the six statuses (API.md §3). */

@@ -4,9 +4,9 @@ import { isUniqueViolation } from '../../db/errors.js';
 import type { Executor } from '../../db/schema.js';
 import { forbidden, invalidParam } from '../../errors.js';
 import type { RequestContext } from '../../http/context.js';
-import { slugCandidate, toSlug } from '../../http/slugs.js';
+import { slugCandidate, toSlug } from '../../domain/slugs.js';
 import { resolveImage } from '../images/images.js';
-import { sanitizeHtml } from '../../http/html.js';
+import { sanitizeHtml } from '../../domain/html.js';
 import { slugTaken, takenSlugs, uniqueTrashedSlug, type PostBase, type PostChanges, type TranslatedPostFields } from './posts.repository.js';
 import { scaleStatus, scheduleStatus, untrashedSlug, type PostStatus } from './posts.rules.js';
 

@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../http/context.js';
-import { htmlToText } from '../../http/html.js';
+import { htmlToText } from '../../domain/html.js';
 import { globalIds, presentPostHead, withoutEmpty, compactJsonLd, postPageUrl } from '../linked/linked.present.js';
 import { VENUE_KIND } from '../linked/linked.kind.js';
 import type { LinkedRow } from '../linked/linked.repository.js';

@@ -1,7 +1,7 @@
 import type { DateTime } from 'luxon';
 import { invalidParam, invalidParams, type ParamProblem } from '../../../errors.js';
 import type { RequestContext } from '../../../http/context.js';
-import { parsePositiveInteger } from '../../../http/params.js';
+import { parsePositiveInteger } from '../../../domain/params.js';
 import { languages } from '../../linked/linked.service.js';
 import * as posts from '../../posts/posts.repository.js';
 import type { PostStatus } from '../../posts/posts.rules.js';

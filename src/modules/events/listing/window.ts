@@ -1,7 +1,7 @@
 import type { DateTime, Zone } from 'luxon';
 import type { RequestContext } from '../../../http/context.js';
-import { formatSecondsInZone } from '../../../http/dates.js';
-import { zoneOf } from '../../../http/timezones.js';
+import { formatSecondsInZone } from '../../../domain/dates.js';
+import { zoneOf } from '../../../domain/timezones.js';
 import type { EventListInput } from './filter.js';
 
 /** The date bounds in effect (site-zone wall clock), for the query and for `rest_url` (API.md §18). */
