@@ -1,9 +1,9 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
-import { connect } from './db/connect.js';
+import { connect, type Dialect } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
 import { registerBodyParsers, parseQueryString } from './http/body.js';
-import type { AppState } from './http/context.js';
+import type { ContextSource } from './http/context.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { RouteRegistry } from './http/routes.js';
 import { orderPreservingSerializerFactory } from './http/serializer.js';
@@ -18,15 +18,25 @@ import { registerVenueRoutes } from './modules/venues/venues.routes.js';
 import { registerDocumentation, registerOptionsRoutes } from './plugins/documentation.js';
 import { registerRequestContext } from './plugins/request-context.js';
 import { registerResponseCache, ResponseCache, serverWithCacheFront } from './plugins/response-cache.js';
-import { createCaches } from './cache/caches.js';
+import { cacheMaker } from './cache/maker.js';
+import { dataVersionOf } from './changes/data-version.js';
 import { Writes } from './changes/writes.js';
-import { createEventsModule } from './modules/events/events.module.js';
+import { createEventsModule, type EventsModule } from './modules/events/events.module.js';
+import { createLinkedState } from './modules/linked/linked.state.js';
+import { createTermsState } from './modules/terms/terms.state.js';
+import type { CredentialRow } from './modules/users/users.repository.js';
 
 export interface AppOptions {
   /** The clock every "now" comes from; tests inject a fixed one. */
   readonly clock?: () => Date;
   /** Pino logger options, or false to silence logging. */
   readonly logger?: boolean | { level: string };
+}
+
+/** Process-wide state, built once by buildApp (tests and the server entry read it). */
+export interface AppState extends ContextSource {
+  readonly dialect: Dialect;
+  readonly events: EventsModule;
 }
 
 declare module 'fastify' {
@@ -71,9 +81,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     await handle.close();
     throw error;
   }
-  const caches = createCaches(handle, config);
+  const version = dataVersionOf(handle);
+  const keep = cacheMaker(config.acceleration);
   const clock = options.clock ?? (() => new Date());
-  const responseCache = caches.responses ? new ResponseCache(caches.responses, caches.version, config.siteTimezone, clock) : null;
+  const responseCache = config.acceleration && config.responseCache ? new ResponseCache(version, config.siteTimezone, clock) : null;
   const app: FastifyInstance = Fastify({
     logger: options.logger ?? { level: config.logLevel, serializers: { req: logRequest } },
     ...(responseCache ? { serverFactory: serverWithCacheFront(responseCache, () => app.log) as never } : {}),
@@ -82,17 +93,21 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     routerOptions: { ignoreTrailingSlash: true, querystringParser: parseQueryString },
     schemaController: { compilersFactory: { buildSerializer: orderPreservingSerializerFactory() as never } },
   });
-  const writes = new Writes(handle.db, caches.version);
+  const writes = new Writes(handle.db, version);
+  const linked = createLinkedState(keep);
+  const terms = createTermsState(keep);
   const events = createEventsModule({
     db: handle.db,
-    version: caches.version,
+    version,
     writes,
-    caches,
+    keep,
     acceleration: config.acceleration,
+    linked,
+    terms,
     offThread: handle.offThread,
     onError: (error) => app.log.error({ err: error }, 'event search candidates could not be read'),
   });
-  const state: AppState = { config, db: handle.db, dialect: handle.dialect, clock, caches, writes, events };
+  const state: AppState = { config, db: handle.db, dialect: handle.dialect, clock, version, writes, events };
   app.decorate('calendar', state);
   app.addHook('onClose', async () => handle.close());
   // Fastify's own validation is off: parseArgs implements the contract's rules (API.md §5, §6).
@@ -100,17 +115,17 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   registerBodyParsers(app);
   registerErrorHandling(app, config);
-  registerRequestContext(app, state);
+  registerRequestContext(app, state, keep<CredentialRow>(1_000, 1_000));
   app.addHook('onSend', async (request, reply) => {
     reply.header('Content-Language', request.calendarContext?.lang ?? config.defaultLanguage);
   });
-  if (responseCache) registerResponseCache(app, caches.version, responseCache);
+  if (responseCache) registerResponseCache(app, version, responseCache);
 
   const registry = new RouteRegistry();
   await registerDocumentation(app, registry, config);
   registerEventRoutes(app, registry, events);
-  registerVenueRoutes(app, registry);
-  registerOrganizerRoutes(app, registry);
+  registerVenueRoutes(app, registry, linked);
+  registerOrganizerRoutes(app, registry, linked);
   registerTermRoutes(app, registry);
   registerOptionsRoutes(app, registry);
   registerPageRoutes(app, events);

@@ -1,22 +1,18 @@
-import type { Executor } from '../db/schema.js';
-import type { RequestContext } from '../http/context.js';
 import type { VersionedCache } from './lru.js';
 
 /**
  * Rows by id that many representations embed (venues, organizers, terms): each is read once per
- * key and reused until data changes. Inside a write's transaction (`db` is not the request's
- * handle) they are always read afresh, since the transaction may see data no version names yet.
+ * key and reused until data changes. Without a `version` (inside a write's transaction, which may
+ * see data no version names yet) they are always read afresh.
  */
 export async function rowsById<R>(
-  ctx: RequestContext,
   cache: VersionedCache<R>,
+  version: string | undefined,
   keyOf: (id: number) => string,
   ids: readonly number[],
-  db: Executor,
-  load: (db: Executor, ids: readonly number[]) => Promise<Map<number, R>>,
+  load: (ids: readonly number[]) => Promise<Map<number, R>>,
 ): Promise<Map<number, R>> {
-  if (db !== ctx.db) return load(db, ids);
-  const version = await ctx.dataVersion();
+  if (version === undefined) return load(ids);
   const found = new Map<number, R>();
   const missing: number[] = [];
   for (const id of new Set(ids)) {
@@ -25,7 +21,7 @@ export async function rowsById<R>(
     else missing.push(id);
   }
   if (missing.length === 0) return found;
-  for (const [id, row] of await load(db, missing)) {
+  for (const [id, row] of await load(missing)) {
     cache.set(keyOf(id), version, row);
     found.set(id, row);
   }

@@ -1,32 +1,26 @@
 import type { FastifyRequest } from 'fastify';
 import { DateTime } from 'luxon';
 import type { Caller } from '../auth/caller.js';
-import type { Caches } from '../cache/caches.js';
+import type { DataVersion } from '../changes/data-version.js';
 import type { WriteWork, Writes } from '../changes/writes.js';
 import type { Config } from '../config.js';
-import type { Dialect } from '../db/connect.js';
 import type { Db } from '../db/schema.js';
-import type { EventsModule } from '../modules/events/events.module.js';
 import { isLanguage, type Language } from '../i18n/languages.js';
 import type { ParseContext } from './args.js';
 import { zoneOf } from '../domain/timezones.js';
 import { UrlBuilder, type LanguageForm } from './urls.js';
 
-/** Process-wide state shared by every request. */
-export interface AppState {
+/** What every request's context is made from: the process's configuration, database, clock, data version and writes. */
+export interface ContextSource {
   readonly config: Config;
   readonly db: Db;
-  readonly dialect: Dialect;
   readonly clock: () => Date;
-  readonly caches: Caches;
+  readonly version: DataVersion;
   readonly writes: Writes;
-  /** The events module: how lists are found and events rendered (modules/events/events.module.ts). */
-  readonly events: EventsModule;
 }
 
 /** Everything a handler needs to know about the request beyond its parameters. */
 export interface RequestContext {
-  readonly app: AppState;
   readonly config: Config;
   readonly db: Db;
   readonly language: LanguageForm;
@@ -35,7 +29,7 @@ export interface RequestContext {
   readonly now: DateTime;
   readonly urls: UrlBuilder;
   readonly parse: ParseContext;
-  /** The data version of this request, read once (see cache/data-version.ts). */
+  /** The data version of this request, read once (see changes/data-version.ts). */
   dataVersion(): Promise<string>;
   /** Runs a write in a transaction and publishes what it changed once committed (changes/writes.ts). */
   write<T>(work: WriteWork<T>): Promise<T>;
@@ -48,18 +42,17 @@ declare module 'fastify' {
 }
 
 /** The data version of one request, read at most once, when first asked for (see RequestContext.dataVersion). */
-export function versionOnce(app: AppState): () => Promise<string> {
+export function versionOnce(app: ContextSource): () => Promise<string> {
   let version: Promise<string> | undefined;
-  return () => (version ??= app.caches.version.current());
+  return () => (version ??= app.version.current());
 }
 
-export function createContext(app: AppState, language: LanguageForm, caller: Caller | null, dataVersion = versionOnce(app)): RequestContext {
+export function createContext(app: ContextSource, language: LanguageForm, caller: Caller | null, dataVersion = versionOnce(app)): RequestContext {
   const siteZone = zoneOf(app.config.siteTimezone);
   // "now" is read once per request, and only by requests that need it (most cached reads do not).
   let now: DateTime | undefined;
   const clockNow = () => (now ??= DateTime.fromJSDate(app.clock(), { zone: siteZone }));
   return {
-    app,
     config: app.config,
     db: app.db,
     language,

@@ -1,9 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Caller } from '../auth/caller.js';
 import { ApiError, invalidParam } from '../errors.js';
-import { createContext, languageParameter, normaliseLanguage, versionOnce, type AppState } from '../http/context.js';
+import type { VersionedCache } from '../cache/lru.js';
+import { createContext, languageParameter, normaliseLanguage, versionOnce, type ContextSource } from '../http/context.js';
 import type { LanguageForm } from '../http/urls.js';
 import type { Language } from '../i18n/languages.js';
+import type { CredentialRow } from '../modules/users/users.repository.js';
 import { authenticate } from '../modules/users/users.service.js';
 
 declare module 'http' {
@@ -41,7 +43,7 @@ function decodeBasic(value: string): { login: string; password: string } | undef
  * The caller of a request (API.md §4): none without an Authorization header; HTTP Basic or Bearer
  * with an application password; anything malformed or wrong is 401, never a silent anonymous.
  */
-export async function resolveCaller(app: AppState, header: string | undefined, dataVersion: () => Promise<string>): Promise<Caller | null> {
+export async function resolveCaller(app: ContextSource, credentialRows: VersionedCache<CredentialRow>, header: string | undefined, dataVersion: () => Promise<string>): Promise<Caller | null> {
   if (header === undefined || header.trim() === '') return null;
   const [scheme, value = ''] = header.trim().split(/\s+/, 2);
   const credentials = /^basic$/i.test(scheme) ? decodeBasic(value) : /^bearer$/i.test(scheme) && value !== '' ? { login: null, password: value } : undefined;
@@ -50,19 +52,23 @@ export async function resolveCaller(app: AppState, header: string | undefined, d
   // No request writes users or application passwords (the CLI does, and server start before it
   // serves): a found credential outlives this process's own writes. Any other process's change,
   // including the CLI's, still makes it be looked up again.
-  const stillValid = (storedUnder: string) => app.caches.version.localSince(storedUnder, version);
-  const cache = { rows: app.caches.credentials, version, stillValid };
+  const stillValid = (storedUnder: string) => app.version.localSince(storedUnder, version);
+  const cache = { rows: credentialRows, version, stillValid };
   const caller = await authenticate(app.db, credentials.login, credentials.password, cache);
   if (!caller) throw new ApiError('incorrect_password');
   return caller;
 }
 
-export function registerRequestContext(app: FastifyInstance, state: AppState): void {
+/**
+ * Gives every request its context; `credentialRows` keeps application passwords found, by hash
+ * (on PostgreSQL a lookup is a round trip on every authenticated request).
+ */
+export function registerRequestContext(app: FastifyInstance, state: ContextSource, credentialRows: VersionedCache<CredentialRow>): void {
   app.decorateRequest('calendarContext', null);
   app.addHook('preValidation', async (request) => {
     const language = resolveLanguage(request, state.config.defaultLanguage);
     const dataVersion = versionOnce(state);
-    const caller = await resolveCaller(state, request.headers.authorization, dataVersion);
+    const caller = await resolveCaller(state, credentialRows, request.headers.authorization, dataVersion);
     request.calendarContext = createContext(state, language, caller, dataVersion);
   });
 }

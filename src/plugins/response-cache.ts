@@ -1,9 +1,10 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerOptions } from 'node:http';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { FrequencyAdmission } from '../cache/admission.js';
-import { ownBuffer, type CachedResponse } from '../cache/caches.js';
+import { ownBuffer, type CachedResponse } from '../cache/entries.js';
 import type { DataVersion } from '../changes/data-version.js';
-import type { VersionedCache } from '../cache/lru.js';
+import { VersionedCache } from '../cache/lru.js';
+import { MB } from '../cache/maker.js';
 import { formatSecondsInZone } from '../domain/dates.js';
 import { zoneOf } from '../domain/timezones.js';
 import { NAMESPACE } from '../http/urls.js';
@@ -44,8 +45,9 @@ function anonymousGet(request: IncomingMessage): boolean {
 export class ResponseCache {
   private readonly admission = new FrequencyAdmission(KEYS_COUNTED, AGING_PERIOD);
 
+  private readonly responses = new VersionedCache<CachedResponse>(5_000, 12 * MB, (response) => response.body.length);
+
   constructor(
-    private readonly responses: VersionedCache<CachedResponse>,
     private readonly version: DataVersion,
     private readonly siteTimezone: string,
     private readonly clock: () => Date,

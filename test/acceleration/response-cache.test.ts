@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { testDialects, createTestDatabase, type TestDatabase } from '../helpers/databases.js';
-import { useTestApp } from '../helpers/app.js';
+import { fragmentsOf, useTestApp } from '../helpers/app.js';
 import { startServer, type RunningServer } from '../../bench/server.js';
 
 for (const dialect of await testDialects()) {
@@ -56,7 +56,7 @@ for (const dialect of await testDialects()) {
         const listed = await t.api.get('/events', { query: { include: id } });
         return [single.json.categories[0].count, listed.json.events[0].categories[0].count];
       };
-      const fragments = t.api.app.calendar.caches.fragments;
+      const fragments = fragmentsOf(t.api.app);
       const renders = async (read: () => Promise<unknown>) => {
         const set = fragments.set.bind(fragments);
         let count = 0;

@@ -22,7 +22,7 @@ async function created(api: TestApi, path: string, body: Record<string, unknown>
 /** Lists the query's ids and total; the snapshot of the current data is made ready first. */
 async function search(api: TestApi, query: Query, as: Who = 'anonymous'): Promise<{ ids: number[]; total: number }> {
   const candidates = candidatesOf(api.app);
-  const version = await api.app.calendar.caches.version.current();
+  const version = await api.app.calendar.version.current();
   await candidates.prepare(version);
   assert.ok(await candidates.find(version, { termSets: [], words: [], excluded: [], complete: true }), 'a snapshot of the current data is in use');
   const res = await api.get('/events', { query: { per_page: 50, ...query }, as });
@@ -83,7 +83,7 @@ for (const dialect of await testDialects()) {
       await search(t.api, { search: 'jazz', ...january });
       const patched = await t.api.patch(`/events/${id}`, { title }, { as: 'editor' });
       assert.equal(patched.status, 200, patched.text);
-      return t.api.app.calendar.caches.version.current();
+      return t.api.app.calendar.version.current();
     }
 
     it('a word, a parent category and a window: descendants, description text, end bounds', async () => {
@@ -121,7 +121,7 @@ for (const dialect of await testDialects()) {
       const translated = await created(t.api, '/events', { title: 'Jazz matinee', status: 'publish', categories: [cat.jazz], ...slot('2027-01-16') });
       const french = await t.api.patch(`/fr/calendar/events/v1/events/${translated}`, { title: 'Matinée de jazz' }, { as: 'editor', raw: true });
       assert.equal(french.status, 200, french.text);
-      const version = await t.api.app.calendar.caches.version.current();
+      const version = await t.api.app.calendar.version.current();
       await candidatesOf(t.api.app).prepare(version);
       const found = await candidatesOf(t.api.app).find(version, { startMin: Date.parse('2027-01-01T00:00:00Z') / 1000, endMax: Date.parse('2027-01-31T23:59:59Z') / 1000, termSets: [], words: ['jazz'], excluded: [], complete: true });
       assert.ok(found);
@@ -146,7 +146,7 @@ for (const dialect of await testDialects()) {
       } finally {
         await other.close();
       }
-      const version = await t.api.app.calendar.caches.version.current();
+      const version = await t.api.app.calendar.version.current();
       await candidatesOf(t.api.app).prepare(version);
       const window = { startMin: Date.parse('2027-01-01T00:00:00Z') / 1000, endMax: Date.parse('2027-01-31T23:59:59Z') / 1000, termSets: [], complete: true, lockedTitleOnly: true };
       const find = (words: string[], excluded: string[] = []) => candidatesOf(t.api.app).find(version, { ...window, words, excluded });
@@ -189,7 +189,7 @@ for (const dialect of await testDialects()) {
       const candidates = candidatesOf(t.api.app);
       await retitledAfterSnapshot(e.plain, 'Blues, jazz and more');
       for (const id of [e.later, e.otherCategory, e.draft]) assert.equal((await t.api.patch(`/events/${id}`, { excerpt: 'Rewritten' }, { as: 'editor' })).status, 200);
-      const version = await t.api.app.calendar.caches.version.current();
+      const version = await t.api.app.calendar.version.current();
       const inJanuary = { startMin: Date.parse('2027-01-01T00:00:00Z') / 1000, endMax: Date.parse('2027-01-31T23:59:59Z') / 1000 };
       const written = [e.plain, e.later, e.otherCategory, e.draft];
       const unsure = async (query: Partial<CandidateQuery>) => {
@@ -204,14 +204,14 @@ for (const dialect of await testDialects()) {
     });
 
     it('a snapshot is rebuilt in the background once the events written since are many', async () => {
-      const { db, caches } = t.api.app.calendar;
-      const candidates = new EventCandidates(db, caches.version, (error) => assert.fail(String(error)), { maxRecent: 1 });
-      await candidates.prepare(await caches.version.current());
+      const { db, version: versions } = t.api.app.calendar;
+      const candidates = new EventCandidates(db, versions, (error) => assert.fail(String(error)), { maxRecent: 1 });
+      await candidates.prepare(await versions.current());
       for (const [id, title] of [[e.plain, 'Blues with jazz'], [e.title, 'Jazz night again']] as const) {
         assert.equal((await t.api.patch(`/events/${id}`, { title }, { as: 'editor' })).status, 200);
         candidates.changed(id);
       }
-      const version = await caches.version.current();
+      const version = await versions.current();
       const query = { termSets: [], words: ['jazz'], excluded: [], complete: true };
       assert.ok((await candidates.find(version, query))?.unsure.includes(e.plain), 'checked while only journaled; two written events start a rebuild');
       await candidates.prepare(version);
@@ -220,7 +220,7 @@ for (const dialect of await testDialects()) {
     });
 
     it("another process's write shows at once: the snapshot is set aside until rebuilt", async () => {
-      const version = await t.api.app.calendar.caches.version.current();
+      const version = await t.api.app.calendar.version.current();
       await candidatesOf(t.api.app).prepare(version);
       const other = connect(t.api.config.databaseUrl);
       try {
@@ -230,7 +230,7 @@ for (const dialect of await testDialects()) {
         if (dialect === 'postgres') await postgresDataVersion(other.db).bump();
         const listed = await t.api.get('/events', { query: { search: 'elsewhere', categories: 'music', ...january } });
         assert.deepEqual(listed.json.events.map((event: { id: number }) => event.id), [id]);
-        assert.equal(await candidatesOf(t.api.app).find(await t.api.app.calendar.caches.version.current(), { termSets: [], words: [], excluded: [], complete: true }), undefined);
+        assert.equal(await candidatesOf(t.api.app).find(await t.api.app.calendar.version.current(), { termSets: [], words: [], excluded: [], complete: true }), undefined);
         assert.deepEqual((await search(t.api, { search: 'elsewhere', categories: 'jazz', ...january })).ids, [id]);
       } finally {
         await other.close();
@@ -242,7 +242,7 @@ for (const dialect of await testDialects()) {
       const queries: Query[] = [january, { ...january, categories: 'music' }, { ...january, tags: 'outdoor' }, { starts_after: '2027-01-12', ends_before: '2027-02-01' }, {}];
       /** With a snapshot in use, each query's page of ids (read in SQL) and its total, which must agree. */
       const listed = async () => {
-        const version = await t.api.app.calendar.caches.version.current();
+        const version = await t.api.app.calendar.version.current();
         assert.ok(await candidates.count(version, { termSets: [], words: [], excluded: [], complete: true }), 'a snapshot is in use');
         const pages = [];
         for (const query of queries) {
@@ -254,7 +254,7 @@ for (const dialect of await testDialects()) {
         }
         return pages;
       };
-      await candidates.prepare(await t.api.app.calendar.caches.version.current());
+      await candidates.prepare(await t.api.app.calendar.version.current());
       const [inJanuary] = await listed();
       assert.ok(inJanuary.length >= 3);
       const [hidden, moved] = inJanuary;
@@ -269,9 +269,9 @@ for (const dialect of await testDialects()) {
     });
 
     it('an event written while a snapshot is being built is checked against its new state once that snapshot is in use', async () => {
-      const { db, caches } = t.api.app.calendar;
+      const { db, version: versions } = t.api.app.calendar;
       const moving = await created(t.api, '/events', { title: 'Jazz quartet', status: 'publish', categories: [cat.jazz], ...slot('2027-01-05') });
-      const version = await caches.version.current();
+      const version = await versions.current();
       const march = Date.parse('2027-03-05T19:00:00Z') / 1000;
       const other = connect(t.api.config.databaseUrl);
       try {
@@ -280,7 +280,7 @@ for (const dialect of await testDialects()) {
           // (Another connection: the build's own is busy until this returns.)
           await other.db.updateTable('events').set({ start_key: march, end_key: march + 7200 }).where('post_id', '=', moving).execute();
           candidates.changed(moving);
-        })), caches.version, (error) => assert.fail(String(error)));
+        })), versions, (error) => assert.fail(String(error)));
         await candidates.prepare(version);
         const inJanuary = { startMin: Date.parse('2027-01-01T00:00:00Z') / 1000, endMax: Date.parse('2027-01-31T23:59:59Z') / 1000 };
         // Asked at the build's version: only what this process recorded can tell the snapshot is out of date.

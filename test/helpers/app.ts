@@ -6,6 +6,8 @@ import { connect } from '../../src/db/connect.js';
 import type { Role } from '../../src/auth/capabilities.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { Dialect } from '../../src/db/connect.js';
+import type { Fragment } from '../../src/cache/entries.js';
+import type { VersionedCache } from '../../src/cache/lru.js';
 import type { EventCandidates } from '../../src/modules/events/search/candidates.js';
 import { createUser } from '../../src/modules/users/users.service.js';
 import { createTestDatabase, type TestDatabase } from './databases.js';
@@ -140,6 +142,13 @@ export function candidatesOf(app: FastifyInstance): EventCandidates {
   const { candidates } = app.calendar.events;
   if (!candidates) throw new Error('search candidates exist only with ACCELERATION=on');
   return candidates;
+}
+
+/** The app's kept event renderings, which only an accelerated app has (tests under test/acceleration/). */
+export function fragmentsOf(app: FastifyInstance): VersionedCache<Fragment> {
+  const { fragments } = app.calendar.events;
+  if (!fragments) throw new Error('rendered fragments are kept only with ACCELERATION=on');
+  return fragments;
 }
 
 export function useTestApp(dialect: Dialect, options: TestAppOptions = {}): { readonly api: TestApi } {

@@ -1,9 +1,14 @@
-import type { Caches } from '../../cache/caches.js';
+import type { Fragment } from '../../cache/entries.js';
+import type { VersionedCache } from '../../cache/lru.js';
+import { MB, type CacheMaker } from '../../cache/maker.js';
 import type { DataVersion } from '../../changes/data-version.js';
 import type { Writes } from '../../changes/writes.js';
 import type { OffThreadReader } from '../../db/off-thread.js';
 import type { Db } from '../../db/schema.js';
-import { acceleratedListing } from './listing/accelerated.js';
+import type { LinkedState } from '../linked/linked.state.js';
+import type { TermsState } from '../terms/terms.state.js';
+import { createEventsState, type EventsState } from './events.state.js';
+import { acceleratedListing, type KeptList } from './listing/accelerated.js';
 import type { EventListing } from './listing/listing.js';
 import { plainListing } from './listing/plain.js';
 import { fragmentRendering } from './rendering/fragments.js';
@@ -15,38 +20,58 @@ export interface EventsModuleDeps {
   readonly db: Db;
   readonly version: DataVersion;
   readonly writes: Writes;
-  readonly caches: Caches;
+  /** Makes the module's caches (keeping nothing with ACCELERATION=off, cache/maker.ts). */
+  readonly keep: CacheMaker;
   /** Off: every list, count, search and rendering takes the plain path (ACCELERATION=off). */
   readonly acceleration: boolean;
+  /** The modules whose rows events embed. */
+  readonly linked: LinkedState;
+  readonly terms: TermsState;
   readonly offThread?: OffThreadReader;
   readonly onError: (error: unknown) => void;
 }
 
-/** The events module's state: how lists are found and events rendered, and the search candidates behind them. */
+/** The events module: its state, how lists are found and events rendered, and the search candidates behind them. */
 export interface EventsModule {
+  readonly state: EventsState;
   readonly listing: EventListing;
   readonly rendering: EventRendering;
   /** In-memory narrowing of public searches; undefined on the plain path. */
   readonly candidates: EventCandidates | undefined;
+  /** Rendered events and what they embed, kept as bytes; undefined on the plain path. */
+  readonly fragments: VersionedCache<Fragment> | undefined;
   /** What `GET /health` says of the search index: `building` while searches would wait for it. */
   searchIndexState(): 'ready' | 'building';
   /** Builds what searches need now rather than on the first one (server start). */
   prepare(): Promise<void>;
 }
 
+/** The one place where the events module's accelerated or plain paths are chosen. */
 export function createEventsModule(deps: EventsModuleDeps): EventsModule {
-  const { caches } = deps;
+  const state = createEventsState(deps.keep, deps.linked, deps.terms);
   if (!deps.acceleration) {
-    return { listing: plainListing, rendering: plainRendering, candidates: undefined, searchIndexState: () => 'ready', prepare: async () => undefined };
+    const plain = { listing: plainListing, rendering: plainRendering(state), candidates: undefined, fragments: undefined };
+    return { state, ...plain, searchIndexState: () => 'ready', prepare: async () => undefined };
   }
   const candidates = new EventCandidates(deps.db, deps.version, deps.onError, { offThread: deps.offThread });
   deps.writes.onCommitted((changes) => {
     for (const id of changes.events) candidates.changed(id);
   });
-  return {
-    listing: acceleratedListing({ plain: plainListing, candidates, counts: caches.counts, eventLists: caches.eventLists }),
-    rendering: fragmentRendering(caches.fragments, deps.version),
+  const fragments = deps.keep<Fragment>(60_000, 60 * MB, (fragment) => fragment.bytes);
+  const listingState = {
+    plain: plainListing,
     candidates,
+    counts: deps.keep<number>(10_000, 10_000),
+    // Entries are many searches (a category, a word and a window give tens of ids at 100,000
+    // events) and a few whole lists; the id budget bounds the memory (docs/performance-log.md).
+    eventLists: deps.keep<KeptList>(20_000, 2_000_000, (list) => list.ids.length),
+  };
+  return {
+    state,
+    listing: acceleratedListing(listingState),
+    rendering: fragmentRendering(state, fragments, deps.version),
+    candidates,
+    fragments,
     searchIndexState: () => (candidates.ready ? 'ready' : 'building'),
     prepare: async () => candidates.prepare(await deps.version.current()),
   };

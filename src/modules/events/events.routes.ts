@@ -10,7 +10,7 @@ import { errorResponses } from '../../http/schemas.js';
 import type { Query } from '../../http/urls.js';
 import type { EventsModule } from './events.module.js';
 import { presentEvent } from './events.present.js';
-import type { EventListInput } from './listing/filter.js';
+import type { EventListInput } from './listing/input.js';
 import { listEventPage } from './listing/listing.js';
 import type { EffectiveBounds } from './listing/window.js';
 import { eventCreateArgs, eventDeleteArgs, eventListArgs, eventListSchema, eventReadArgs, EventSchema, eventUpdateArgs } from './events.schemas.js';
@@ -72,7 +72,7 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
     responses: { 200: eventListSchema, ...errorResponses(400, 404) },
     handler: async ({ ctx, args, given }, reply) => {
       const input = args as ParsedArgs<typeof eventListArgs> as EventListInput;
-      const page = await listEventPage(ctx, events.listing, input);
+      const page = await listEventPage(ctx, events, input);
       const pages = totalPages(page.total, input.per_page);
       const links = pageLinks((q) => ctx.urls.rest('events/', q), listQuery(ctx, input, given, page.bounds), input.page, input.page < pages, input.page > 1, true);
       setListHeaders(reply, page.total, pages, links);
@@ -92,7 +92,7 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
     handler: async ({ ctx, args }, reply) => {
       const id = await service.createEvent(ctx, args as service.EventWriteInput & { title: string; start_date: string; end_date: string });
       reply.code(201);
-      return presentEvent(ctx, await service.loadEvent(ctx, id), { jsonLd: false, blanked: false });
+      return presentEvent(ctx, await service.loadEvent(ctx, events.state, id), { jsonLd: false, blanked: false });
     },
   });
 
@@ -107,11 +107,11 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
       responses: { 200: EventRef, ...errorResponses(400, 403, 404) },
       handler: async ({ ctx, args, params }, reply) => {
         if (args.context !== 'edit') {
-          const { id, row } = await service.checkReadable(ctx, refOf(params), args.password);
+          const { id, row } = await service.checkReadable(ctx, events.state, refOf(params), args.password);
           const [[json]] = await events.rendering.render(ctx, [id], { jsonLd: true, password: args.password }, row ? [row] : []);
           return reply.type('application/json; charset=utf-8').send(json);
         }
-        const bundle = await service.readEvent(ctx, refOf(params), args.password);
+        const bundle = await service.readEvent(ctx, events.state, refOf(params), args.password);
         const event = presentEvent(ctx, bundle, { jsonLd: true, blanked: false });
         requireEditContext(canEditPost(ctx.caller, bundle.row), ctx.caller !== null);
         return { ...event, ...(await postTranslations(ctx.db, bundle.row.id, { title: 'title', description: 'description', excerpt: 'excerpt' })) };
@@ -127,7 +127,7 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
       responses: { 200: EventRef, ...errorResponses(400, 401, 403, 404) },
       handler: async ({ ctx, args, params }) => {
         const id = await service.updateEvent(ctx, refOf(params), args as service.EventWriteInput);
-        return presentEvent(ctx, await service.loadEvent(ctx, id), { jsonLd: false, blanked: false });
+        return presentEvent(ctx, await service.loadEvent(ctx, events.state, id), { jsonLd: false, blanked: false });
       },
     });
     registerRoute(app, registry, {
@@ -138,7 +138,7 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
       tags,
       secured: true,
       responses: { 200: EventRef, ...errorResponses(401, 403, 404, 410) },
-      handler: async ({ ctx, args, params }) => presentEvent(ctx, await service.deleteEvent(ctx, refOf(params), args.force), { jsonLd: false, blanked: false }),
+      handler: async ({ ctx, args, params }) => presentEvent(ctx, await service.deleteEvent(ctx, events.state, refOf(params), args.force), { jsonLd: false, blanked: false }),
     });
   }
 }

@@ -1,6 +1,7 @@
 import type { DateTime } from 'luxon';
 import { callerCan } from '../../auth/caller.js';
 import type { ChangeSet } from '../../changes/change-set.js';
+import { dialectOfExecutor } from '../../db/dialect.js';
 import type { Executor } from '../../db/schema.js';
 import { ApiError, forbidden, invalidParam, invalidParams, type ParamProblem } from '../../errors.js';
 import type { RequestContext } from '../../http/context.js';
@@ -21,6 +22,7 @@ import { localTime, snapToDays, sortKeys } from './events.dates.js';
 import type { EventBundle } from './events.present.js';
 import * as relations from './events.relations.js';
 import * as repo from './events.repository.js';
+import type { EventsState } from './events.state.js';
 
 export type EventRef = { id: number } | { slug: string };
 
@@ -57,14 +59,14 @@ const seconds = (dt: DateTime) => Math.floor(dt.toSeconds());
 const flag = (value: boolean | undefined) => (value === undefined ? undefined : value ? 1 : 0);
 
 /** Loads what an event's representation embeds, for many events at once (no N+1). */
-export async function loadBundles(ctx: RequestContext, rows: repo.EventRow[], db: Executor = ctx.db): Promise<EventBundle[]> {
+export async function loadBundles(ctx: RequestContext, state: EventsState, rows: repo.EventRow[], db: Executor = ctx.db): Promise<EventBundle[]> {
   const venueIds = rows.map((r) => r.venue_id).filter((id): id is number => id !== null);
   const organizerIds = new Map(rows.map((row) => [row.id, row.organizer_ids]));
-  const terms = await termsOfLinks(ctx, rows.flatMap((row) => row.term_ids.map((term_id) => ({ event_id: row.id, term_id }))), db);
+  const terms = await termsOfLinks(ctx, state.terms, rows.flatMap((row) => row.term_ids.map((term_id) => ({ event_id: row.id, term_id }))), db);
   const allOrganizers = [...new Set([...organizerIds.values()].flat())];
   const [venues, organizers] = await Promise.all([
-    linkedRowsById(ctx, VENUE_KIND, venueIds, db),
-    linkedRowsById(ctx, ORGANIZER_KIND, allOrganizers, db),
+    linkedRowsById(ctx, state.linked, VENUE_KIND, venueIds, db),
+    linkedRowsById(ctx, state.linked, ORGANIZER_KIND, allOrganizers, db),
   ]);
   // An event never reveals a venue or organizer its reader may not read on its own (a draft, the trash).
   const readable = (item: linkedRepo.LinkedRow | undefined) => (item && canReadPost(ctx.caller, item) ? item : undefined);
@@ -85,15 +87,15 @@ export async function loadBundles(ctx: RequestContext, rows: repo.EventRow[], db
  * known, it is taken from the event's full row, read in the same round trip and handed on for
  * rendering (on PostgreSQL a first read is then one round trip, not two).
  */
-async function readableBase(ctx: RequestContext, id: number): Promise<{ base: posts.PostBase | undefined; row?: repo.EventRow }> {
+async function readableBase(ctx: RequestContext, state: EventsState, id: number): Promise<{ base: posts.PostBase | undefined; row?: repo.EventRow }> {
   const version = await ctx.dataVersion();
-  const cached = ctx.app.caches.postBases.get(String(id), version);
+  const cached = state.postBases.get(String(id), version);
   if (cached) return { base: cached };
   const [row] = await repo.findEvents(ctx.db, [id], languages(ctx));
   const base = row
     ? { id, type: 'event', author_id: row.author_id, status: row.status, slug: row.slug, password: row.password, lang: row.lang, published_at: row.published_at }
     : await posts.findPostBase(ctx.db, id);
-  if (base) ctx.app.caches.postBases.set(String(id), version, base);
+  if (base) state.postBases.set(String(id), version, base);
   return { base, row };
 }
 
@@ -101,23 +103,23 @@ async function readableBase(ctx: RequestContext, id: number): Promise<{ base: po
  * A read by slug: the slug's event id is reused until data changes, and the rest is a read by id
  * (on PostgreSQL a repeated read by slug then costs no round trip but the data version's).
  */
-async function readableBySlug(ctx: RequestContext, slug: string): Promise<{ base: posts.PostBase; row?: repo.EventRow }> {
+async function readableBySlug(ctx: RequestContext, state: EventsState, slug: string): Promise<{ base: posts.PostBase; row?: repo.EventRow }> {
   const version = await ctx.dataVersion();
   const key = `event|${slug}`;
-  let id = ctx.app.caches.slugIds.get(key, version);
+  let id = state.slugIds.get(key, version);
   if (id === undefined) {
     id = await posts.findPostIdBySlug(ctx.db, 'event', slug);
-    if (id !== undefined) ctx.app.caches.slugIds.set(key, version, id);
+    if (id !== undefined) state.slugIds.set(key, version, id);
   }
-  const { base, row } = id !== undefined ? await readableBase(ctx, id) : { base: undefined };
+  const { base, row } = id !== undefined ? await readableBase(ctx, state, id) : { base: undefined };
   if (!base || base.type !== 'event') throw slugNotFound(slug);
   return { base, row };
 }
 
 const slugNotFound = (slug: string) => new ApiError('rest-event-not-found', { message: 'rest_event_slug_not_found', vars: { slug } });
 
-async function readableById(ctx: RequestContext, id: number): Promise<{ base: posts.PostBase; row?: repo.EventRow }> {
-  const { base, row } = await readableBase(ctx, id);
+async function readableById(ctx: RequestContext, state: EventsState, id: number): Promise<{ base: posts.PostBase; row?: repo.EventRow }> {
+  const { base, row } = await readableBase(ctx, state, id);
   return { base: requireEvent(base, id), row };
 }
 
@@ -137,26 +139,26 @@ async function resolveEvent(ctx: RequestContext, ref: EventRef, db: Executor = c
   return requireEvent(await posts.findPostBase(db, ref.id), ref.id);
 }
 
-export async function loadEvent(ctx: RequestContext, id: number, db: Executor = ctx.db): Promise<EventBundle> {
+export async function loadEvent(ctx: RequestContext, state: EventsState, id: number, db: Executor = ctx.db): Promise<EventBundle> {
   const row = await repo.findEvent(db, id, languages(ctx));
   if (!row) throw new ApiError('rest-event-not-found', { vars: { id } });
-  return (await loadBundles(ctx, [row], db))[0];
+  return (await loadBundles(ctx, state, [row], db))[0];
 }
 
 /**
  * GET /events/{id} and by slug (API.md §14), checks in order: exists → is an event → trashed →
  * readable → password (unless it matches or the caller may edit the event).
  */
-export async function readEvent(ctx: RequestContext, ref: EventRef, password: string | undefined): Promise<EventBundle> {
-  return loadEvent(ctx, (await checkReadable(ctx, ref, password)).id);
+export async function readEvent(ctx: RequestContext, state: EventsState, ref: EventRef, password: string | undefined): Promise<EventBundle> {
+  return loadEvent(ctx, state, (await checkReadable(ctx, state, ref, password)).id);
 }
 
 /**
  * The §14 checks of a single read; returns the event id when the caller may see it whole, and its
  * full row when the checks had to read it.
  */
-export async function checkReadable(ctx: RequestContext, ref: EventRef, password: string | undefined): Promise<{ id: number; row?: repo.EventRow }> {
-  const { base: post, row } = 'id' in ref ? await readableById(ctx, ref.id) : await readableBySlug(ctx, ref.slug);
+export async function checkReadable(ctx: RequestContext, state: EventsState, ref: EventRef, password: string | undefined): Promise<{ id: number; row?: repo.EventRow }> {
+  const { base: post, row } = 'id' in ref ? await readableById(ctx, state, ref.id) : await readableBySlug(ctx, state, ref.slug);
   if (post.status === 'trash') throw new ApiError('event-no-longer-available');
   if (!canReadPost(ctx.caller, post)) throw new ApiError('event-not-accessible');
   if (post.password !== '' && password !== post.password && !canEditPost(ctx.caller, post)) throw new ApiError('event-password-protected');
@@ -242,8 +244,8 @@ async function writeRelations(ctx: RequestContext, trx: Executor, eventId: numbe
  * Runs an event write and keeps term counts (published events per term, API.md §12) exact by
  * applying the difference between the event's state before and after, instead of recounting.
  */
-async function withCounts<T>(ctx: RequestContext, trx: Executor, changes: ChangeSet, eventId: number | undefined, write: () => Promise<T & { id: number }>): Promise<T & { id: number }> {
-  const lock = ctx.app.dialect === 'postgres';
+async function withCounts<T>(trx: Executor, changes: ChangeSet, eventId: number | undefined, write: () => Promise<T & { id: number }>): Promise<T & { id: number }> {
+  const lock = dialectOfExecutor(trx) === 'postgres';
   const before = eventId === undefined ? { published: false, termIds: [] } : await repo.countState(trx, eventId, lock);
   const result = await write();
   const deltas = repo.countDeltas(before, await repo.countState(trx, result.id, false));
@@ -270,7 +272,7 @@ export async function createEvent(ctx: RequestContext, input: EventWriteInput & 
   const baseSlug = input.slug === undefined && (status === 'draft' || status === 'pending') ? '' : toSlug(input.slug ?? input.title);
   const cost = storedCost(input.cost);
   const id = await withSlugRetry((attempt) =>
-    ctx.write(async (trx, changes) => (await withCounts(ctx, trx, changes, undefined, async () => {
+    ctx.write(async (trx, changes) => (await withCounts(trx, changes, undefined, async () => {
       const id = await posts.insertPost(trx, {
         type: 'event',
         author_id: input.author ?? ctx.caller?.userId ?? 0,
@@ -351,7 +353,7 @@ export async function updateEvent(ctx: RequestContext, ref: EventRef, input: Eve
     if (input[name] !== undefined) columns[name] = input[name] ? 1 : 0;
   }
   await withSlugRetry((attempt) =>
-    ctx.write((trx, changeSet) => withCounts(ctx, trx, changeSet, post.id, async () => {
+    ctx.write((trx, changeSet) => withCounts(trx, changeSet, post.id, async () => {
       const slug = await nextSlug(trx, post, status, { slug: input.slug, name: input.title }, attempt);
       if (slug !== post.slug) changes.slug = slug;
       if (input.image !== undefined) changes.image_id = await imageIdOf(ctx, trx, input.image);
@@ -367,14 +369,14 @@ export async function updateEvent(ctx: RequestContext, ref: EventRef, input: Eve
 }
 
 /** DELETE (API.md §13): trash (410 the second time) or, with force=true for editors, delete for good. */
-export async function deleteEvent(ctx: RequestContext, ref: EventRef, force: boolean): Promise<EventBundle> {
+export async function deleteEvent(ctx: RequestContext, state: EventsState, ref: EventRef, force: boolean): Promise<EventBundle> {
   const post = await resolveEvent(ctx, ref);
   if (!canEditPost(ctx.caller, post) || (force && !callerCan(ctx.caller, 'delete_permanently'))) throw forbidden(ctx.caller !== null);
   if (!force && post.status === 'trash') throw new ApiError('event-is-in-trash');
   if (force) {
-    const last = await loadEvent(ctx, post.id);
+    const last = await loadEvent(ctx, state, post.id);
     await ctx.write(async (trx, changes) => {
-      const before = await repo.countState(trx, post.id, ctx.app.dialect === 'postgres');
+      const before = await repo.countState(trx, post.id, dialectOfExecutor(trx) === 'postgres');
       await posts.deletePost(trx, post.id);
       const deltas = repo.countDeltas(before, { published: false, termIds: [] });
       await termsRepo.adjustTermCounts(trx, deltas);
@@ -383,11 +385,11 @@ export async function deleteEvent(ctx: RequestContext, ref: EventRef, force: boo
     return last;
   }
   await ctx.write((trx, changes) =>
-    withCounts(ctx, trx, changes, post.id, async () => {
+    withCounts(trx, changes, post.id, async () => {
       await posts.updatePost(trx, post.id, { status: 'trash', slug: await posts.uniqueTrashedSlug(trx, 'event', post.slug, post.id), modified_at: seconds(ctx.now) });
       await repo.updateEventColumns(trx, post.id, { status: 'trash' });
       return { id: post.id };
     }),
   );
-  return loadEvent(ctx, post.id);
+  return loadEvent(ctx, state, post.id);
 }

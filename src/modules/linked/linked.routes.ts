@@ -1,6 +1,6 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { ENTRY_OVERHEAD, ownBuffer } from '../../cache/caches.js';
+import { ENTRY_OVERHEAD, ownBuffer } from '../../cache/entries.js';
 import { callerCan } from '../../auth/caller.js';
 import type { ArgsSpec, ParsedArgs } from '../../http/args.js';
 import type { RequestContext } from '../../http/context.js';
@@ -18,6 +18,7 @@ import { contextArg, postTranslations, requireEditContext } from '../posts/posts
 import type { LinkedKind } from './linked.kind.js';
 import type { LinkedRow } from './linked.repository.js';
 import * as service from './linked.service.js';
+import type { LinkedState } from './linked.state.js';
 import { languages } from './linked.service.js';
 
 export interface LinkedResource {
@@ -64,7 +65,7 @@ function refOf(params: { id?: number; slug?: string }): service.PostRef {
 }
 
 /** Registers list, create, and the by-id and by-slug item routes of a venue-like resource. */
-export function registerLinkedRoutes(app: FastifyInstance, registry: RouteRegistry, resource: LinkedResource): void {
+export function registerLinkedRoutes(app: FastifyInstance, registry: RouteRegistry, state: LinkedState, resource: LinkedResource): void {
   const { kind } = resource;
   const ref = Type.Ref(resource.schema);
   const serialize = compileSerializer(resource.schema, [ImageSchema]);
@@ -74,13 +75,13 @@ export function registerLinkedRoutes(app: FastifyInstance, registry: RouteRegist
     const keyOf = (id: number) => `${kind.type}|${id}|${ctx.lang}|${ctx.language.source}|${viewerKey(ctx.caller)}`;
     const found = new Map<number, readonly Buffer[]>();
     const missing = ids.filter((id) => {
-      const cached = ctx.app.caches.fragments.get(keyOf(id), version);
+      const cached = state.renderings.get(keyOf(id), version);
       if (cached !== undefined) found.set(id, cached.json);
       return cached === undefined;
     });
     for (const row of (await findLinkedMany(ctx.db, kind, missing, languages(ctx))).values()) {
       const json = ownBuffer(serialize(resource.present(ctx, row, { jsonLd: false })));
-      ctx.app.caches.fragments.set(keyOf(row.id), version, { json: [json], bytes: json.length + ENTRY_OVERHEAD });
+      state.renderings.set(keyOf(row.id), version, { json: [json], bytes: json.length + ENTRY_OVERHEAD });
       found.set(row.id, [json]);
     }
     return ids.map((id) => found.get(id)).filter((json): json is readonly Buffer[] => json !== undefined);
@@ -97,7 +98,7 @@ export function registerLinkedRoutes(app: FastifyInstance, registry: RouteRegist
     handler: async (request, reply) => {
       const { ctx } = request;
       const input = request.args as unknown as service.LinkedListInput;
-      const { ids, total } = await service.listLinked(ctx, kind, input);
+      const { ids, total } = await service.listLinked(ctx, state, kind, input);
       const pages = totalPages(total, input.per_page);
       const links = pageLinks((q) => ctx.urls.rest(`${kind.path}/`, q), listQuery(request as ApiRequest<ArgsSpec>, input), input.page, input.page < pages, input.page > 1, true);
       setListHeaders(reply, total, pages, links);

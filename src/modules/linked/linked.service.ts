@@ -12,6 +12,7 @@ import { rowsById } from '../../cache/rows.js';
 import type { LinkedKind } from './linked.kind.js';
 import * as repo from './linked.repository.js';
 import { viewerKey } from '../posts/posts.viewer.js';
+import type { LinkedState } from './linked.state.js';
 
 /** A venue or organizer addressed by id or by slug (API.md §7). */
 export type PostRef = { id: number } | { slug: string };
@@ -46,8 +47,9 @@ export function languages(ctx: RequestContext): repo.Languages {
 const seconds = (ctx: RequestContext) => Math.floor(ctx.now.toSeconds());
 
 /** Venues or organizers by id, as embedded in many events: reused until data changes (cache/rows.ts). */
-export async function linkedRowsById(ctx: RequestContext, kind: LinkedKind, ids: readonly number[], db: Executor = ctx.db): Promise<Map<number, repo.LinkedRow>> {
-  return rowsById(ctx, ctx.app.caches.linkedRows, (id) => `${kind.type}|${id}|${ctx.lang}`, ids, db, (executor, missing) => repo.findLinkedMany(executor, kind, missing, languages(ctx)));
+export async function linkedRowsById(ctx: RequestContext, state: LinkedState, kind: LinkedKind, ids: readonly number[], db: Executor = ctx.db): Promise<Map<number, repo.LinkedRow>> {
+  const version = db === ctx.db ? await ctx.dataVersion() : undefined;
+  return rowsById(state.rows, version, (id) => `${kind.type}|${id}|${ctx.lang}`, ids, (missing) => repo.findLinkedMany(db, kind, missing, languages(ctx)));
 }
 
 export function searchWords(search: string): string[] {
@@ -57,7 +59,7 @@ export function searchWords(search: string): string[] {
     .filter((word) => word !== '');
 }
 
-export async function listLinked(ctx: RequestContext, kind: LinkedKind, input: LinkedListInput): Promise<{ ids: number[]; total: number }> {
+export async function listLinked(ctx: RequestContext, state: LinkedState, kind: LinkedKind, input: LinkedListInput): Promise<{ ids: number[]; total: number }> {
   if (input.event !== undefined && (await posts.postType(ctx.db, input.event)) !== 'event') {
     throw invalidParam('event', { message: 'unknown_event', vars: { value: input.event } });
   }
@@ -69,11 +71,11 @@ export async function listLinked(ctx: RequestContext, kind: LinkedKind, input: L
     hasEvents: input.has_events,
     upcomingSince: input.only_with_upcoming ? seconds(ctx) : undefined,
   };
-  const total = await countOnce(ctx, kind, filter);
+  const total = await countOnce(ctx, state, kind, filter);
   const offset = (input.page - 1) * input.per_page;
   const ids =
     total <= WHOLE_LIST_LIMIT
-      ? (await wholeList(ctx, kind, filter, total)).slice(offset, offset + input.per_page)
+      ? (await wholeList(ctx, state, kind, filter, total)).slice(offset, offset + input.per_page)
       : await repo.listLinkedIds(ctx.db, kind, filter, languages(ctx), input.per_page, offset);
   if (ids.length === 0 && input.page > 1) throw new ApiError(kind.errors.pageNotFound);
   return { ids, total };
@@ -88,13 +90,13 @@ function filterKey(ctx: RequestContext, kind: LinkedKind, filter: repo.LinkedFil
 }
 
 /** `total` counted once per distinct filter and reader until data changes (as for events). */
-async function countOnce(ctx: RequestContext, kind: LinkedKind, filter: repo.LinkedFilter): Promise<number> {
-  return ctx.app.caches.counts.computed(filterKey(ctx, kind, filter), await ctx.dataVersion(), () => repo.countLinked(ctx.db, kind, filter, languages(ctx)));
+async function countOnce(ctx: RequestContext, state: LinkedState, kind: LinkedKind, filter: repo.LinkedFilter): Promise<number> {
+  return state.counts.computed(filterKey(ctx, kind, filter), await ctx.dataVersion(), () => repo.countLinked(ctx.db, kind, filter, languages(ctx)));
 }
 
-async function wholeList(ctx: RequestContext, kind: LinkedKind, filter: repo.LinkedFilter, total: number): Promise<number[]> {
+async function wholeList(ctx: RequestContext, state: LinkedState, kind: LinkedKind, filter: repo.LinkedFilter, total: number): Promise<number[]> {
   const key = `list|${filterKey(ctx, kind, filter)}`;
-  return ctx.app.caches.idLists.computed(key, await ctx.dataVersion(), () => repo.listLinkedIds(ctx.db, kind, filter, languages(ctx), total, 0));
+  return state.lists.computed(key, await ctx.dataVersion(), () => repo.listLinkedIds(ctx.db, kind, filter, languages(ctx), total, 0));
 }
 
 /** The stored post behind a reference, or the kind's 404 (API.md §5: TEC's 400 is a 404 here). */

@@ -2,11 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import type { RouteRegistry } from '../../http/routes.js';
 import { ORGANIZER_KIND } from '../linked/linked.kind.js';
 import { registerLinkedRoutes } from '../linked/linked.routes.js';
+import type { LinkedState } from '../linked/linked.state.js';
 import { organizerDetails, presentOrganizer } from './organizers.present.js';
 import { organizerCreateArgs, organizerListArgs, OrganizerSchema, organizerListSchema, organizerUpdateArgs } from './organizers.schemas.js';
 
-export function registerOrganizerRoutes(app: FastifyInstance, registry: RouteRegistry): void {
-  registerLinkedRoutes(app, registry, {
+export function registerOrganizerRoutes(app: FastifyInstance, registry: RouteRegistry, state: LinkedState): void {
+  registerLinkedRoutes(app, registry, state, {
     kind: ORGANIZER_KIND,
     schema: OrganizerSchema,
     listSchema: organizerListSchema,

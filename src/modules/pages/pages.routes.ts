@@ -6,7 +6,7 @@ import { formatLocal } from '../events/events.dates.js';
 import type { EventsModule } from '../events/events.module.js';
 import { listEventPage } from '../events/listing/listing.js';
 import { findEvents } from '../events/events.repository.js';
-import * as events from '../events/events.service.js';
+import * as eventsService from '../events/events.service.js';
 import { ORGANIZER_KIND, VENUE_KIND, type LinkedKind } from '../linked/linked.kind.js';
 import { readLinked } from '../linked/linked.service.js';
 import * as posts from '../posts/posts.repository.js';
@@ -28,8 +28,8 @@ async function respond(ctx: RequestContext, reply: FastifyReply, build: () => Pr
   }
 }
 
-async function eventPage(ctx: RequestContext, id: number): Promise<PageContent> {
-  const { row, venue } = await events.readEvent(ctx, { id }, undefined);
+async function eventPage(ctx: RequestContext, events: EventsModule, id: number): Promise<PageContent> {
+  const { row, venue } = await eventsService.readEvent(ctx, events.state, { id }, undefined);
   return {
     lang: ctx.lang,
     title: row.title,
@@ -51,7 +51,7 @@ async function termPage(ctx: RequestContext, events: EventsModule, taxonomy: Tax
   const id = await termsRepo.findTermIdBySlug(ctx.db, taxonomy.key, slug, languages);
   const term = id !== undefined ? await termsRepo.findTerm(ctx.db, taxonomy.key, id, languages) : undefined;
   if (!term) throw new ApiError('rest_term_invalid');
-  const page = await listEventPage(ctx, events.listing, { page: 1, per_page: ctx.config.maxPerPage, strict_dates: false, [taxonomy.path]: [String(term.id)] });
+  const page = await listEventPage(ctx, events, { page: 1, per_page: ctx.config.maxPerPage, strict_dates: false, [taxonomy.path]: [String(term.id)] });
   return {
     lang: ctx.lang,
     title: term.name,
@@ -68,10 +68,10 @@ async function postIdBySlug(ctx: RequestContext, type: string, slug: string): Pr
   return id;
 }
 
-const POST_TYPES: Record<string, (ctx: RequestContext, id: number) => Promise<PageContent>> = {
+const POST_TYPES: Record<string, (ctx: RequestContext, events: EventsModule, id: number) => Promise<PageContent>> = {
   tribe_events: eventPage,
-  tribe_venue: (ctx, id) => linkedPage(ctx, VENUE_KIND, id),
-  tribe_organizer: (ctx, id) => linkedPage(ctx, ORGANIZER_KIND, id),
+  tribe_venue: (ctx, _events, id) => linkedPage(ctx, VENUE_KIND, id),
+  tribe_organizer: (ctx, _events, id) => linkedPage(ctx, ORGANIZER_KIND, id),
 };
 
 /** Public pages at the `url` of events, venues, organizers, categories and tags (API.md §8). */
@@ -79,7 +79,7 @@ export function registerPageRoutes(app: FastifyInstance, events: EventsModule): 
   const schema = { hide: true };
   app.get('/event/:slug', { schema }, async (request, reply) => {
     const ctx = requestContext(request);
-    return respond(ctx, reply, async () => eventPage(ctx, await postIdBySlug(ctx, 'event', (request.params as { slug: string }).slug)));
+    return respond(ctx, reply, async () => eventPage(ctx, events, await postIdBySlug(ctx, 'event', (request.params as { slug: string }).slug)));
   });
   for (const kind of [VENUE_KIND, ORGANIZER_KIND]) {
     app.get(`/${kind.type}/:slug`, { schema }, async (request, reply) => {
@@ -101,6 +101,6 @@ export function registerPageRoutes(app: FastifyInstance, events: EventsModule): 
     const query = request.query as { post_type?: string; p?: string };
     const render = query.post_type ? POST_TYPES[query.post_type] : undefined;
     if (!render || !/^\d+$/.test(query.p ?? '')) return sendPage(reply, notFoundPage(ctx.lang), 404);
-    return respond(ctx, reply, () => render(ctx, Number(query.p)));
+    return respond(ctx, reply, () => render(ctx, events, Number(query.p)));
   });
 }

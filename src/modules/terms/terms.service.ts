@@ -1,5 +1,6 @@
 import { callerCan } from '../../auth/caller.js';
 import { rowsById } from '../../cache/rows.js';
+import type { TermsState } from './terms.state.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Executor } from '../../db/schema.js';
 import { searchKey } from '../../db/translations.js';
@@ -233,11 +234,15 @@ export async function findOrCreateTermByName(ctx: RequestContext, db: Executor, 
 }
 
 /** The terms of each event in link order; term rows are reused until data changes (cache/rows.ts). */
-export async function termsOfLinks(ctx: RequestContext, links: readonly { event_id: number; term_id: number }[], db: Executor = ctx.db): Promise<Map<number, repo.TermRow[]>> {
+export async function termsOfLinks(
+  ctx: RequestContext,
+  state: TermsState,
+  links: readonly { event_id: number; term_id: number }[],
+  db: Executor = ctx.db,
+): Promise<Map<number, repo.TermRow[]>> {
   const languages = { lang: ctx.lang, defaultLang: ctx.config.defaultLanguage };
-  const rows = await rowsById(ctx, ctx.app.caches.termRows, (id) => `${id}|${ctx.lang}`, links.map((link) => link.term_id), db, (executor, missing) =>
-    repo.findTermsByIds(executor, missing, languages),
-  );
+  const version = db === ctx.db ? await ctx.dataVersion() : undefined;
+  const rows = await rowsById(state.rows, version, (id) => `${id}|${ctx.lang}`, links.map((link) => link.term_id), (missing) => repo.findTermsByIds(db, missing, languages));
   const result = new Map<number, repo.TermRow[]>();
   for (const link of links) {
     const row = rows.get(link.term_id);

@@ -2,12 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import type { RouteRegistry } from '../../http/routes.js';
 import { VENUE_KIND } from '../linked/linked.kind.js';
 import { registerLinkedRoutes } from '../linked/linked.routes.js';
+import type { LinkedState } from '../linked/linked.state.js';
 import { venueDetails } from './venues.details.js';
 import { presentVenue } from './venues.present.js';
 import { venueCreateArgs, venueListArgs, VenueSchema, venueListSchema, venueUpdateArgs } from './venues.schemas.js';
 
-export function registerVenueRoutes(app: FastifyInstance, registry: RouteRegistry): void {
-  registerLinkedRoutes(app, registry, {
+export function registerVenueRoutes(app: FastifyInstance, registry: RouteRegistry, state: LinkedState): void {
+  registerLinkedRoutes(app, registry, state, {
     kind: VENUE_KIND,
     schema: VenueSchema,
     listSchema: venueListSchema,

@@ -4,39 +4,14 @@ import type { RequestContext } from '../../../http/context.js';
 import { parsePositiveInteger } from '../../../domain/params.js';
 import { languages } from '../../linked/linked.service.js';
 import * as posts from '../../posts/posts.repository.js';
-import type { PostStatus } from '../../posts/posts.rules.js';
 import * as termsRepo from '../../terms/terms.repository.js';
 import { CATEGORIES, TAGS, type Taxonomy } from '../../terms/taxonomies.js';
 import * as repo from '../events.repository.js';
 import { parseSearchTerms } from '../search/search-terms.js';
+import type { EventsState } from '../events.state.js';
+import type { EventListInput } from './input.js';
 import type { EffectiveBounds } from './window.js';
 
-/** The parsed arguments of GET /events (API.md §10). */
-export interface EventListInput {
-  page: number;
-  per_page: number;
-  start_date?: DateTime;
-  end_date?: DateTime;
-  starts_before?: DateTime;
-  starts_after?: DateTime;
-  ends_before?: DateTime;
-  ends_after?: DateTime;
-  strict_dates: boolean;
-  search?: string;
-  categories?: string[];
-  tags?: string[];
-  venue?: number[];
-  organizer?: number[];
-  featured?: boolean;
-  status?: PostStatus[];
-  geoloc?: boolean;
-  geoloc_lat?: number | null;
-  geoloc_lng?: number | null;
-  geoloc_radius?: number;
-  include?: number[];
-  post_parent?: number;
-  password?: string;
-}
 
 const instant = (dt: DateTime | undefined) => (dt ? Math.floor(dt.toSeconds()) : undefined);
 
@@ -44,13 +19,13 @@ const instant = (dt: DateTime | undefined) => (dt ? Math.floor(dt.toSeconds()) :
  * Term filters: slugs or ids of existing terms (else 400); a category brings its descendants.
  * Resolved once per distinct list of references and language until data changes.
  */
-async function termFilter(ctx: RequestContext, taxonomy: Taxonomy, refs: string[], name: string, problems: Map<string, ParamProblem>): Promise<number[]> {
+async function termFilter(ctx: RequestContext, state: EventsState, taxonomy: Taxonomy, refs: string[], name: string, problems: Map<string, ParamProblem>): Promise<number[]> {
   const key = `terms|${taxonomy.key}|${ctx.lang}|${JSON.stringify(refs)}`;
   const version = await ctx.dataVersion();
-  const cached = ctx.app.caches.idLists.get(key, version);
+  const cached = state.termFilters.get(key, version);
   if (cached) return cached;
   const ids = await resolveTerms(ctx, taxonomy, refs, name, problems);
-  if (!problems.has(name)) ctx.app.caches.idLists.set(key, version, ids);
+  if (!problems.has(name)) state.termFilters.set(key, version, ids);
   return ids;
 }
 
@@ -88,13 +63,13 @@ async function postsFilter(ctx: RequestContext, type: string, ids: number[] | un
   if (ids.some((id) => !known.has(id))) problems.set(name, { message: 'invalid_parameter' });
 }
 
-export async function buildFilter(ctx: RequestContext, input: EventListInput, bounds: EffectiveBounds): Promise<repo.EventFilter> {
+export async function buildFilter(ctx: RequestContext, state: EventsState, input: EventListInput, bounds: EffectiveBounds): Promise<repo.EventFilter> {
   if ((input.geoloc_lat == null) !== (input.geoloc_lng == null)) {
     throw invalidParam(input.geoloc_lat == null ? 'geoloc_lat' : 'geoloc_lng', { message: 'geoloc_pair' });
   }
   const problems = new Map<string, ParamProblem>();
-  const categoryIds = input.categories ? await termFilter(ctx, CATEGORIES, input.categories, 'categories', problems) : undefined;
-  const tagIds = input.tags ? await termFilter(ctx, TAGS, input.tags, 'tags', problems) : undefined;
+  const categoryIds = input.categories ? await termFilter(ctx, state, CATEGORIES, input.categories, 'categories', problems) : undefined;
+  const tagIds = input.tags ? await termFilter(ctx, state, TAGS, input.tags, 'tags', problems) : undefined;
   await postsFilter(ctx, 'venue', input.venue, 'venue', problems);
   await postsFilter(ctx, 'organizer', input.organizer, 'organizer', problems);
   if (input.post_parent !== undefined && (await posts.postType(ctx.db, input.post_parent)) !== 'event') {

@@ -1,7 +1,9 @@
 import { ApiError } from '../../../errors.js';
 import type { RequestContext } from '../../../http/context.js';
 import type { EventFilter } from '../events.repository.js';
-import { buildFilter, type EventListInput } from './filter.js';
+import type { EventsState } from '../events.state.js';
+import { buildFilter } from './filter.js';
+import type { EventListInput } from './input.js';
 import { effectiveBounds, type EffectiveBounds } from './window.js';
 
 /**
@@ -20,10 +22,10 @@ export interface EventPage {
 }
 
 /** GET /events (API.md §10): filtered, visible, ordered by start; 404 past the last page. */
-export async function listEventPage(ctx: RequestContext, listing: EventListing, input: EventListInput): Promise<EventPage> {
+export async function listEventPage(ctx: RequestContext, events: { listing: EventListing; state: EventsState }, input: EventListInput): Promise<EventPage> {
   const bounds = effectiveBounds(ctx, input);
-  const filter = await buildFilter(ctx, input, bounds);
-  const { ids, total } = await listing.page(ctx, filter, input.page, input.per_page);
+  const filter = await buildFilter(ctx, events.state, input, bounds);
+  const { ids, total } = await events.listing.page(ctx, filter, input.page, input.per_page);
   if (ids.length === 0 && input.page > 1) throw new ApiError('event-archive-page-not-found');
   return { ids, total, bounds };
 }

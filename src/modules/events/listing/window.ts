@@ -2,7 +2,7 @@ import type { DateTime, Zone } from 'luxon';
 import type { RequestContext } from '../../../http/context.js';
 import { formatSecondsInZone } from '../../../domain/dates.js';
 import { zoneOf } from '../../../domain/timezones.js';
-import type { EventListInput } from './filter.js';
+import type { EventListInput } from './input.js';
 
 /** The date bounds in effect (site-zone wall clock), for the query and for `rest_url` (API.md §18). */
 export interface EffectiveBounds {

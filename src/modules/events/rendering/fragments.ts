@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { ENTRY_OVERHEAD, ownBuffer, type Fragment } from '../../../cache/caches.js';
+import { ENTRY_OVERHEAD, ownBuffer, type Fragment } from '../../../cache/entries.js';
 import type { VersionedCache } from '../../../cache/lru.js';
 import { changeKey } from '../../../changes/change-set.js';
 import type { DataVersion } from '../../../changes/data-version.js';
@@ -19,6 +19,7 @@ import { VenueSchema } from '../../venues/venues.schemas.js';
 import { presentVenue } from '../../venues/venues.present.js';
 import { presentEventHead, presentEventJsonLd, type EventBundle } from '../events.present.js';
 import { CostDetailsSchema, DateDetailsSchema, EventSchema } from '../events.schemas.js';
+import type { EventsState } from '../events.state.js';
 import { isLocked, readBundles, serializeEvent, type EventRendering } from './rendering.js';
 
 const EMBEDDED_KEYS = ['categories', 'tags', 'venue', 'organizer', 'custom_fields', 'json_ld', 'translations', 'languages'] as const;
@@ -135,7 +136,7 @@ function eventJson(ctx: RequestContext, use: FragmentUse, bundle: EventBundle, j
  * together from parts.
  * A protected event keeps its blanked form beside the whole one, for readers who have not unlocked it.
  */
-export function fragmentRendering(fragments: VersionedCache<Fragment>, versions: DataVersion): EventRendering {
+export function fragmentRendering(state: EventsState, fragments: VersionedCache<Fragment>, versions: DataVersion): EventRendering {
   return {
     async render(ctx, ids, options, knownRows = []) {
       const use = fragmentUse(fragments, versions, await ctx.dataVersion());
@@ -148,7 +149,7 @@ export function fragmentRendering(fragments: VersionedCache<Fragment>, versions:
         if (cached) result.set(id, shown(cached));
         else missing.push(id);
       }
-      for (const bundle of missing.length > 0 ? await readBundles(ctx, missing, knownRows) : []) {
+      for (const bundle of missing.length > 0 ? await readBundles(ctx, state, missing, knownRows) : []) {
         const fragment = eventFragment(ctx, use, bundle, options.jsonLd);
         fragments.set(keyOf(bundle.row.id), use.version, fragment);
         result.set(bundle.row.id, shown(fragment));

@@ -1,10 +1,11 @@
-import { ownBuffer } from '../../../cache/caches.js';
+import { ownBuffer } from '../../../cache/entries.js';
+import type { EventsState } from '../events.state.js';
 import { isLocked, readBundles, serializeEvent, type EventRendering } from './rendering.js';
 
 /** Every event presented and serialised afresh on every request: the reference for the fragments. */
-export const plainRendering: EventRendering = {
+export const plainRendering = (state: EventsState): EventRendering => ({
   async render(ctx, ids, options, knownRows = []) {
-    const bundles = new Map((await readBundles(ctx, ids, knownRows)).map((bundle) => [bundle.row.id, bundle]));
+    const bundles = new Map((await readBundles(ctx, state, ids, knownRows)).map((bundle) => [bundle.row.id, bundle]));
     return ids.flatMap((id) => {
       const bundle = bundles.get(id);
       if (!bundle) return [];
@@ -12,4 +13,4 @@ export const plainRendering: EventRendering = {
       return [[ownBuffer(serializeEvent(ctx, bundle, { jsonLd: options.jsonLd && !blanked, blanked }))]];
     });
   },
-};
+});

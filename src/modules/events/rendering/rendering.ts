@@ -1,4 +1,4 @@
-import type { Fragment } from '../../../cache/caches.js';
+import type { Fragment } from '../../../cache/entries.js';
 import type { RequestContext } from '../../../http/context.js';
 import { compileSerializer } from '../../../http/json.js';
 import { ImageSchema } from '../../images/images.js';
@@ -11,6 +11,7 @@ import { presentEvent, type EventBundle } from '../events.present.js';
 import { findEvents, type EventRow } from '../events.repository.js';
 import { CostDetailsSchema, DateDetailsSchema, EventSchema } from '../events.schemas.js';
 import { loadBundles } from '../events.service.js';
+import type { EventsState } from '../events.state.js';
 
 export interface RenderOptions {
   /** Single reads embed JSON-LD; lists do not. */
@@ -44,8 +45,8 @@ export function isLocked(ctx: RequestContext, lock: NonNullable<Fragment['lock']
 }
 
 /** The bundles of `ids`, taking the rows already read from `knownRows`. */
-export async function readBundles(ctx: RequestContext, ids: readonly number[], knownRows: readonly EventRow[]): Promise<EventBundle[]> {
+export async function readBundles(ctx: RequestContext, state: EventsState, ids: readonly number[], knownRows: readonly EventRow[]): Promise<EventBundle[]> {
   const known = knownRows.filter((row) => ids.includes(row.id));
   const unread = ids.filter((id) => !known.some((row) => row.id === id));
-  return loadBundles(ctx, [...known, ...(await findEvents(ctx.db, unread, languages(ctx)))]);
+  return loadBundles(ctx, state, [...known, ...(await findEvents(ctx.db, unread, languages(ctx)))]);
 }

@@ -1,0 +1,35 @@
+/** What caches hold besides rows and ids: rendered bytes, and whole responses. */
+
+/** A response to an anonymous read, with every header it is sent with again (content length and `X-Calendar-Cache: hit` included). */
+export interface CachedResponse {
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+/**
+ * An item's rendered representation, kept as UTF-8 bytes so that a list is assembled by copying
+ * bytes, without encoding the whole body again on every response. An event's JSON is kept in
+ * parts: its own bytes, and the venue, organizer and term bytes it shares with other events (held
+ * once, by reference), so the cache holds about twice as many events in the same memory.
+ */
+export interface Fragment {
+  json: readonly Buffer[];
+  /** The memory this fragment alone holds (its own parts and bookkeeping), which the cache budgets. */
+  bytes: number;
+  /** What decides whether a reader sees a protected item blanked (events only). */
+  lock?: { password: string; author_id: number; status: string };
+  /** The blanked representation of a protected item, for readers who have not unlocked it. */
+  blanked?: Buffer;
+  /** What it was rendered from (`changeKey`s): after this process's writes, it is reused until one of them names one of these. */
+  depends?: readonly string[];
+}
+
+/** What a cache entry costs besides its bytes (key, entry, arrays), counted so the budget is honest. */
+export const ENTRY_OVERHEAD = 512;
+
+/** Bytes of a string in a buffer of their own: a slice of Node's shared pool would keep the whole 8 KB slab alive. */
+export function ownBuffer(text: string): Buffer {
+  const buffer = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+  buffer.write(text);
+  return buffer;
+}
