@@ -37,6 +37,16 @@ export type ArgsSpec = Readonly<Record<string, ArgSpec<any>>>;
 type ArgValue<A> = A extends ArgSpec<infer T, infer Always> ? (Always extends true ? T : T | undefined) : never;
 export type ParsedArgs<S extends ArgsSpec> = { -readonly [K in keyof S]: ArgValue<S[K]> };
 
+type AlwaysKeys<S extends ArgsSpec> = { [K in keyof S]: S[K] extends ArgSpec<unknown, true> ? K : never }[keyof S];
+
+/**
+ * What a service takes from parsed arguments, derived from their specs: arguments that always have
+ * a value are required, the others optional (so callers other than the route may leave them out).
+ */
+export type ArgsInput<S extends ArgsSpec> = { -readonly [K in AlwaysKeys<S>]: ArgValue<S[K]> } & {
+  -readonly [K in Exclude<keyof S, AlwaysKeys<S>>]?: ArgValue<S[K]>;
+};
+
 export const ok = <T>(value: T): ParseOutcome<T> => ({ ok: true, value });
 export const fail = (message: MessageKey, vars?: MessageVars, code?: string): ParseOutcome<never> => ({
   ok: false,

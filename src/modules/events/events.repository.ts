@@ -1,8 +1,8 @@
-import { sql, type Expression, type SqlBool } from 'kysely';
+import { sql, type Expression, type Selectable, type SqlBool } from 'kysely';
 import type { Caller } from '../../auth/caller.js';
 import { callerCan } from '../../auth/caller.js';
-import type { Executor } from '../../db/schema.js';
-import { compiledOnce } from '../../db/compiled.js';
+import type { EventsTable, Executor } from '../../db/schema.js';
+import { columnSlots, compiledOnce, type Slots } from '../../db/compiled.js';
 import type { OffThreadReader } from '../../db/off-thread.js';
 import { containsIgnoringCase, dialectOfExecutor, documentsContaining, listParameter, idTable, inList, mayContain } from '../../db/dialect.js';
 import { translatedColumn } from '../../db/translations.js';
@@ -62,16 +62,17 @@ const commaSeparated = (ids: string | null) => (ids ? ids.split(',').map(Number)
 const pgLinkedIds = (table: 'event_terms' | 'event_organizers', column: 'term_id' | 'organizer_id') =>
   sql<string | null>`(SELECT string_agg(${sql.ref(column)}::text, ',' ORDER BY position, ${sql.ref(column)}) FROM ${sql.table(table)} WHERE event_id = posts.id)`;
 
-const eventRowsByIds = compiledOnce((db, slot) => selectEvents(db, { lang: slot(0), defaultLang: slot(1) } as Languages).where(inList(db, 'posts.id', slot(2))));
-const eventRowsWithLinksByIds = compiledOnce((db, slot) =>
-  selectEvents(db, { lang: slot(0), defaultLang: slot(1) } as Languages)
+type RowsByIdsSlots = Slots<[lang: Languages['lang'], defaultLang: Languages['defaultLang'], ids: unknown]>;
+const eventRowsByIds = compiledOnce((db, slot: RowsByIdsSlots) => selectEvents(db, { lang: slot(0), defaultLang: slot(1) }).where(inList(db, 'posts.id', slot(2))));
+const eventRowsWithLinksByIds = compiledOnce((db, slot: RowsByIdsSlots) =>
+  selectEvents(db, { lang: slot(0), defaultLang: slot(1) })
     .select([pgLinkedIds('event_terms', 'term_id').as('term_ids'), pgLinkedIds('event_organizers', 'organizer_id').as('organizer_ids')])
     .where(inList(db, 'posts.id', slot(2))),
 );
-const termLinksByIds = compiledOnce((db, slot) =>
+const termLinksByIds = compiledOnce((db, slot: Slots<[ids: unknown]>) =>
   db.selectFrom('event_terms').select(['event_id', 'term_id as id']).where(inList(db, 'event_id', slot(0))).orderBy('event_id').orderBy('position').orderBy('term_id'),
 );
-const organizerLinksByIds = compiledOnce((db, slot) =>
+const organizerLinksByIds = compiledOnce((db, slot: Slots<[ids: unknown]>) =>
   db.selectFrom('event_organizers').select(['event_id', 'organizer_id as id']).where(inList(db, 'event_id', slot(0))).orderBy('event_id').orderBy('position').orderBy('organizer_id'),
 );
 
@@ -263,34 +264,15 @@ export async function findEvents(db: Executor, ids: readonly number[], languages
   return ids.map((id) => byId.get(id)).filter((row): row is EventRow => row !== undefined);
 }
 
-export interface EventColumns {
-  start_utc: number;
-  end_utc: number;
-  start_key: number;
-  end_key: number;
-  timezone: string;
-  all_day: number;
-  cost: string;
-  currency_symbol: string;
-  currency_code: string;
-  currency_position: string;
-  website: string | null;
-  show_map: number;
-  show_map_link: number;
-  hide_from_listings: number;
-  sticky: number;
-  featured: number;
-  venue_id: number | null;
-  status: string;
-  author_id: number;
-}
+/** An event's own columns as stored (all of them on insert), derived from the table's schema. */
+export type EventColumns = Omit<Selectable<EventsTable>, 'post_id'>;
 
 const EVENT_COLUMNS = [
   'start_utc', 'end_utc', 'start_key', 'end_key', 'timezone', 'all_day', 'cost', 'currency_symbol', 'currency_code', 'currency_position',
   'website', 'show_map', 'show_map_link', 'hide_from_listings', 'sticky', 'featured', 'venue_id', 'status', 'author_id',
 ] as const satisfies readonly (keyof EventColumns)[];
-const insertEventRow = compiledOnce((db, slot) =>
-  db.insertInto('events').values({ post_id: slot(0), ...Object.fromEntries(EVENT_COLUMNS.map((column, i) => [column, slot(i + 1)])) } as unknown as EventColumns & { post_id: number }),
+const insertEventRow = compiledOnce((db, slot: Slots<[postId: number, ...columns: unknown[]]>) =>
+  db.insertInto('events').values({ post_id: slot(0), ...columnSlots<EventColumns, (typeof EVENT_COLUMNS)[number]>(EVENT_COLUMNS, slot, 1) }),
 );
 
 export async function insertEventColumns(db: Executor, postId: number, columns: EventColumns): Promise<void> {
@@ -312,19 +294,19 @@ export async function setOrganizers(db: Executor, eventId: number, organizerIds:
     .execute();
 }
 
-const eventTermIdsOfTaxonomy = compiledOnce((db, slot) =>
+const eventTermIdsOfTaxonomy = compiledOnce((db, slot: Slots<[eventId: number, taxonomy: string]>) =>
   db
     .selectFrom('event_terms')
     .innerJoin('terms', 'terms.id', 'event_terms.term_id')
     .select('event_terms.term_id')
-    .where('event_terms.event_id', '=', slot(0) as number)
-    .where('terms.taxonomy', '=', slot(1) as string),
+    .where('event_terms.event_id', '=', slot(0))
+    .where('terms.taxonomy', '=', slot(1)),
 );
 
-const deleteEventTerms = compiledOnce((db, slot) => db.deleteFrom('event_terms').where('event_id', '=', slot(0) as number).where(inList(db, 'term_id', slot(1))));
+const deleteEventTerms = compiledOnce((db, slot: Slots<[eventId: number, termIds: unknown]>) => db.deleteFrom('event_terms').where('event_id', '=', slot(0)).where(inList(db, 'term_id', slot(1))));
 
-const insertEventTerm = compiledOnce((db, slot) =>
-  db.insertInto('event_terms').values({ event_id: slot(0) as number, term_id: slot(1) as number, position: slot(2) as number }),
+const insertEventTerm = compiledOnce((db, slot: Slots<[eventId: number, termId: number, position: number]>) =>
+  db.insertInto('event_terms').values({ event_id: slot(0), term_id: slot(1), position: slot(2) }),
 );
 
 /** Replaces the event's terms of one taxonomy (compiled once: most event writes set terms). */
@@ -335,7 +317,7 @@ export async function setTerms(db: Executor, eventId: number, taxonomy: string, 
   for (const [position, termId] of unique.entries()) await insertEventTerm(db, [eventId, termId, position]);
 }
 
-const termIdsOfEventRows = compiledOnce((db, slot) => db.selectFrom('event_terms').select('term_id').where('event_id', '=', slot(0) as number));
+const termIdsOfEventRows = compiledOnce((db, slot: Slots<[eventId: number]>) => db.selectFrom('event_terms').select('term_id').where('event_id', '=', slot(0)));
 
 export async function termIdsOfEvent(db: Executor, eventId: number): Promise<number[]> {
   return (await termIdsOfEventRows(db, [eventId])).map((r) => r.term_id);
@@ -359,8 +341,8 @@ export interface CountState {
   termIds: number[];
 }
 
-const postStatus = compiledOnce((db, slot) => db.selectFrom('posts').select('status').where('id', '=', slot(0) as number));
-const lockedPostStatus = compiledOnce((db, slot) => db.selectFrom('posts').select('status').where('id', '=', slot(0) as number).forUpdate());
+const postStatus = compiledOnce((db, slot: Slots<[postId: number]>) => db.selectFrom('posts').select('status').where('id', '=', slot(0)));
+const lockedPostStatus = compiledOnce((db, slot: Slots<[postId: number]>) => db.selectFrom('posts').select('status').where('id', '=', slot(0)).forUpdate());
 
 /**
  * The event's count state inside a write's transaction. On PostgreSQL the post row is locked so
@@ -397,13 +379,13 @@ export function searchDocument(versions: readonly SearchableText[], password: st
   return { body, exact: password === '' && versions.length === 1 && ASCII.test(body) ? 1 : 0 };
 }
 
-const postText = compiledOnce((db, slot) => db.selectFrom('posts').select(['title', 'excerpt', 'description', 'password']).where('id', '=', slot(0) as number));
-const translatedTexts = compiledOnce((db, slot) => db.selectFrom('post_translations').select(['title', 'excerpt', 'description']).where('post_id', '=', slot(0) as number));
-const upsertSearchDocument = compiledOnce((db, slot) =>
+const postText = compiledOnce((db, slot: Slots<[postId: number]>) => db.selectFrom('posts').select(['title', 'excerpt', 'description', 'password']).where('id', '=', slot(0)));
+const translatedTexts = compiledOnce((db, slot: Slots<[postId: number]>) => db.selectFrom('post_translations').select(['title', 'excerpt', 'description']).where('post_id', '=', slot(0)));
+const upsertSearchDocument = compiledOnce((db, slot: Slots<[postId: number, body: string, exact: number]>) =>
   db
     .insertInto('search_documents')
-    .values({ post_id: slot(0) as number, body: slot(1) as string, exact: slot(2) as number })
-    .onConflict((conflict) => conflict.column('post_id').doUpdateSet({ body: slot(1) as string, exact: slot(2) as number })),
+    .values({ post_id: slot(0), body: slot(1), exact: slot(2) })
+    .onConflict((conflict) => conflict.column('post_id').doUpdateSet({ body: slot(1), exact: slot(2) })),
 );
 
 /** Rebuilds the event's search document from every stored version of its text (on every event write: compiled once). */

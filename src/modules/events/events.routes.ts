@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { callerCan } from '../../auth/caller.js';
-import type { ParsedArgs } from '../../http/args.js';
 import type { RequestContext } from '../../http/context.js';
 import { formatDb } from '../../domain/dates.js';
 import { pageLinks, sendList, setListHeaders, totalPages } from '../../http/lists.js';
@@ -71,7 +70,7 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
     tags,
     responses: { 200: eventListSchema, ...errorResponses(400, 404) },
     handler: async ({ ctx, args, given }, reply) => {
-      const input = args as ParsedArgs<typeof eventListArgs> as EventListInput;
+      const input = args;
       const page = await listEventPage(ctx, events, input);
       const pages = totalPages(page.total, input.per_page);
       const links = pageLinks((q) => ctx.urls.rest('events/', q), listQuery(ctx, input, given, page.bounds), input.page, input.page < pages, input.page > 1, true);
@@ -90,7 +89,7 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
     secured: true,
     responses: { 201: EventRef, ...errorResponses(400, 401, 403) },
     handler: async ({ ctx, args }, reply) => {
-      const id = await service.createEvent(ctx, args as service.EventWriteInput & { title: string; start_date: string; end_date: string });
+      const id = await service.createEvent(ctx, args);
       reply.code(201);
       return presentEvent(ctx, await service.loadEvent(ctx, events.state, id), { jsonLd: false, blanked: false });
     },
@@ -126,7 +125,7 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
       secured: true,
       responses: { 200: EventRef, ...errorResponses(400, 401, 403, 404) },
       handler: async ({ ctx, args, params }) => {
-        const id = await service.updateEvent(ctx, refOf(params), args as service.EventWriteInput);
+        const id = await service.updateEvent(ctx, refOf(params), args);
         return presentEvent(ctx, await service.loadEvent(ctx, events.state, id), { jsonLd: false, blanked: false });
       },
     });

@@ -4,6 +4,7 @@ import type { ChangeSet } from '../../changes/change-set.js';
 import { dialectOfExecutor } from '../../db/dialect.js';
 import type { Executor } from '../../db/schema.js';
 import { ApiError, forbidden, invalidParam, invalidParams, type ParamProblem } from '../../errors.js';
+import type { ArgsInput } from '../../http/args.js';
 import type { RequestContext } from '../../http/context.js';
 import { parseDateInput } from '../../domain/dates.js';
 import { sanitizeHtml } from '../../domain/html.js';
@@ -14,7 +15,7 @@ import * as linkedRepo from '../linked/linked.repository.js';
 import { languages, linkedRowsById } from '../linked/linked.service.js';
 import * as posts from '../posts/posts.repository.js';
 import { imageIdOf, nextSlug, planPostUpdate, publicationInstant, requireAuthorChange, uniqueSlug, withSlugRetry } from '../posts/posts.writes.js';
-import { canEditPost, canReadPost, scaleStatus, scheduleStatus, type PostStatus } from '../posts/posts.rules.js';
+import { canEditPost, canReadPost, scaleStatus, scheduleStatus } from '../posts/posts.rules.js';
 import * as termsRepo from '../terms/terms.repository.js';
 import { CATEGORIES, TAGS } from '../terms/taxonomies.js';
 import { termsOfLinks } from '../terms/terms.service.js';
@@ -22,38 +23,14 @@ import { localTime, snapToDays, sortKeys } from './events.dates.js';
 import type { EventBundle } from './events.present.js';
 import * as relations from './events.relations.js';
 import * as repo from './events.repository.js';
+import type { eventCreateArgs, eventUpdateArgs } from './events.schemas.js';
 import type { EventsState } from './events.state.js';
 
 export type EventRef = { id: number } | { slug: string };
 
-export interface EventWriteInput {
-  author?: number;
-  date?: DateTime;
-  date_utc?: DateTime;
-  title?: string;
-  description?: string;
-  slug?: string;
-  excerpt?: string;
-  status?: PostStatus;
-  timezone?: string;
-  all_day?: boolean;
-  start_date?: string | number;
-  end_date?: string | number;
-  image?: unknown;
-  cost?: { values: string[]; currency_symbol: string; currency_position: string };
-  website?: string;
-  show_map?: boolean;
-  show_map_link?: boolean;
-  hide_from_listings?: boolean;
-  sticky?: boolean;
-  featured?: boolean;
-  categories?: string[];
-  tags?: string[];
-  venue?: unknown;
-  organizer?: unknown;
-  password?: string;
-  post_parent?: number;
-}
+/** What an event write takes: the parsed arguments of PATCH (all optional) or POST (title and dates required). */
+export type EventWriteInput = ArgsInput<typeof eventUpdateArgs>;
+export type EventCreateInput = ArgsInput<typeof eventCreateArgs>;
 
 const seconds = (dt: DateTime) => Math.floor(dt.toSeconds());
 const flag = (value: boolean | undefined) => (value === undefined ? undefined : value ? 1 : 0);
@@ -261,7 +238,7 @@ function recordChange(changes: ChangeSet, eventId: number, countDeltas: Readonly
 }
 
 /** POST /events (API.md §13): 201 with the event; status scaled by role; one transaction. */
-export async function createEvent(ctx: RequestContext, input: EventWriteInput & { title: string; start_date: string | number; end_date: string | number }): Promise<number> {
+export async function createEvent(ctx: RequestContext, input: EventCreateInput): Promise<number> {
   const times = computeTimes(ctx, input, undefined);
   const rel = await validateWrite(ctx, input, undefined);
   if (!callerCan(ctx.caller, 'create_posts')) throw forbidden(ctx.caller !== null);
