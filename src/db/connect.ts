@@ -15,7 +15,7 @@ export interface DatabaseHandle {
   readonly dialect: Dialect;
   /** The SQLite connection itself (cache/data-version reads `PRAGMA data_version` from it). */
   readonly sqlite?: SQLite.Database;
-  /** SQLite files: long reads that can run on a worker thread (events.candidates.ts word sets). */
+  /** SQLite files: long reads that can run on a worker thread (search/candidates.ts word sets). */
   readonly offThread?: OffThreadReader;
   /** PostgreSQL: a connection of its own for the data version read of every request (cache/data-version.ts). */
   readonly direct?: DirectReader;

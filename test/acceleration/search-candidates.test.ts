@@ -10,7 +10,7 @@ import { connect } from '../../src/db/connect.js';
 import { refreshSearchDocument } from '../../src/modules/events/events.repository.js';
 import { EventCandidates, type CandidateQuery } from '../../src/modules/events/search/candidates.js';
 
-// Public searches narrowed in memory (src/modules/events/events.candidates.ts) must answer exactly
+// Public searches narrowed in memory (src/modules/events/search/candidates.ts) must answer exactly
 // what the plain query answers (API.md §10, §18): same events, order and totals, and never a stale one.
 
 async function created(api: TestApi, path: string, body: Record<string, unknown>): Promise<number> {

@@ -6,8 +6,8 @@ import { insertEvent } from '../helpers/factories.js';
 import { refreshSearchDocument } from '../../src/modules/events/events.repository.js';
 
 // Of a search matching many events only the first pages are kept between requests
-// (events.list.ts): any page beyond them, and the totals, must still be exact. The many events
-// also span many of the blocks in which memory narrows searches (events.candidates.ts).
+// (listing/accelerated.ts): any page beyond them, and the totals, must still be exact. The many events
+// also span many of the blocks in which memory narrows searches (search/candidates.ts).
 
 const MATCHING = 620;
 const FIRST = Date.UTC(2027, 0, 1) / 1000;

@@ -4,7 +4,7 @@ import type { Worker } from 'node:worker_threads';
 import { testDialects } from '../helpers/databases.js';
 import { useTestApp } from '../helpers/app.js';
 import { connect } from '../../src/db/connect.js';
-import { eventsThatMayContain } from '../../src/modules/events/events.repository.js';
+import { eventsThatMayContain } from '../../src/modules/events/search/search.repository.js';
 
 // On SQLite files the events that may contain a searched word are read on a worker thread
 // (src/db/off-thread.ts): the answer must be the one the server's own connection gives.

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../connect.js';
 
 /**
- * `exact` marks search documents that answer a search word alone (events.candidates.ts): one text
+ * `exact` marks search documents that answer a search word alone (search/candidates.ts): one text
  * version (no translations), no password, plain ASCII. For those, "the document contains the word"
  * is the §10 rule itself, so public searches need not read the event's text again. The FTS index
  * is now refreshed only when the body changes, not when this flag does.

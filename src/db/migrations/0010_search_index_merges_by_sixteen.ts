@@ -8,7 +8,7 @@ import type { Dialect } from '../connect.js';
  * the writes that followed. Merging 16 at a time rewrites each entry half as often. 20,000 single
  * event inserts on the seeded 100,000 (better-sqlite3, one transaction each): 22.4 → 14.5 s, the
  * 99th percentile commit 28.6 → 6.9 ms. Searches read more segments, on the worker thread mostly
- * (events.candidates.ts). The setting is stored in the index (`search_fts_config`), so it holds for
+ * (search/candidates.ts). The setting is stored in the index (`search_fts_config`), so it holds for
  * every connection. PostgreSQL's index needs nothing.
  */
 export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {

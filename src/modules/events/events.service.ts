@@ -23,6 +23,7 @@ import { localTime, snapToDays, sortKeys } from './events.dates.js';
 import type { EventBundle } from './events.present.js';
 import * as relations from './events.relations.js';
 import * as repo from './events.repository.js';
+import { countDeltas } from './term-counts.js';
 import type { eventCreateArgs, eventUpdateArgs } from './events.schemas.js';
 import type { EventsState } from './events.state.js';
 
@@ -225,7 +226,7 @@ async function withCounts<T>(trx: Executor, changes: ChangeSet, eventId: number 
   const lock = dialectOfExecutor(trx) === 'postgres';
   const before = eventId === undefined ? { published: false, termIds: [] } : await repo.countState(trx, eventId, lock);
   const result = await write();
-  const deltas = repo.countDeltas(before, await repo.countState(trx, result.id, false));
+  const deltas = countDeltas(before, await repo.countState(trx, result.id, false));
   await termsRepo.adjustTermCounts(trx, deltas);
   recordChange(changes, result.id, deltas);
   return result;
@@ -355,7 +356,7 @@ export async function deleteEvent(ctx: RequestContext, state: EventsState, ref: 
     await ctx.write(async (trx, changes) => {
       const before = await repo.countState(trx, post.id, dialectOfExecutor(trx) === 'postgres');
       await posts.deletePost(trx, post.id);
-      const deltas = repo.countDeltas(before, { published: false, termIds: [] });
+      const deltas = countDeltas(before, { published: false, termIds: [] });
       await termsRepo.adjustTermCounts(trx, deltas);
       recordChange(changes, post.id, deltas);
     });

@@ -2,7 +2,7 @@ import type { Config } from '../../config.js';
 import { compactSearchIndex, updatePlannerStatistics, withBulkSearchIndexing } from '../../db/dialect.js';
 import type { Db, Executor } from '../../db/schema.js';
 import { sortKeys } from '../events/events.dates.js';
-import { searchDocument } from '../events/events.repository.js';
+import { searchDocument } from '../events/search/documents.js';
 import { recountTerms } from '../terms/terms.repository.js';
 import { CITIES, description, Random, sentence, ZONES } from './seed.data.js';
 

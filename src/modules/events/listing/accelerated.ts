@@ -3,7 +3,7 @@ import type { VersionedCache } from '../../../cache/lru.js';
 import { languages } from '../../linked/linked.service.js';
 import * as posts from '../../posts/posts.repository.js';
 import { viewerKey } from '../../posts/posts.viewer.js';
-import * as repo from '../events.repository.js';
+import * as repo from './listing.repository.js';
 import type { EventCandidates } from '../search/candidates.js';
 import type { EventListing } from './listing.js';
 import type { PlainListing } from './plain.js';
@@ -99,14 +99,14 @@ async function keptList(ctx: RequestContext, state: ListingState, filter: repo.E
 }
 
 /**
- * Words a search document answers alone (events.candidates.ts, migration 0007): three or more
+ * Words a search document answers alone (search/candidates.ts, migration 0007): three or more
  * printable ASCII characters without a space, so neither case folding nor the joins between the
  * fields of a document can make it differ from the §10 rule.
  */
 const DOCUMENT_WORD = /^[\x21-\x7e]{3,}$/;
 
 /**
- * A public search, narrowed in memory first (events.candidates.ts): the events known to match are
+ * A public search, narrowed in memory first (search/candidates.ts): the events known to match are
  * taken as they are, the unsure ones go through the exact query, and both are merged in list order.
  */
 async function publicSearch(ctx: RequestContext, state: ListingState, filter: repo.EventFilter, version: string): Promise<number[] | undefined> {
@@ -127,7 +127,7 @@ const onlyWhatCandidatesKnow = (filter: repo.EventFilter) =>
   [filter.venueIds, filter.organizerIds, filter.featured, filter.parentId, filter.geoloc, filter.near].every((value) => value === undefined);
 
 /**
- * A public list without words counted in memory (events.candidates.ts), the events this process
+ * A public list without words counted in memory (search/candidates.ts), the events this process
  * wrote since the copy was made counted in SQL. After every write the count is taken again: in SQL
  * the default window took 60–110 ms at a million events on SQLite, and 150–340 ms at 100,000 on
  * PostgreSQL.

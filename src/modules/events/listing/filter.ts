@@ -6,7 +6,8 @@ import { languages } from '../../linked/linked.service.js';
 import * as posts from '../../posts/posts.repository.js';
 import * as termsRepo from '../../terms/terms.repository.js';
 import { CATEGORIES, TAGS, type Taxonomy } from '../../terms/taxonomies.js';
-import * as repo from '../events.repository.js';
+import { existingPostIds } from '../events.repository.js';
+import * as repo from './listing.repository.js';
 import { parseSearchTerms } from '../search/search-terms.js';
 import type { EventsState } from '../events.state.js';
 import type { EventListInput } from './input.js';
@@ -59,7 +60,7 @@ async function resolveTerms(ctx: RequestContext, taxonomy: Taxonomy, refs: strin
 
 async function postsFilter(ctx: RequestContext, type: string, ids: number[] | undefined, name: string, problems: Map<string, ParamProblem>): Promise<void> {
   if (!ids) return;
-  const known = await repo.existingPostIds(ctx.db, type, ids);
+  const known = await existingPostIds(ctx.db, type, ids);
   if (ids.some((id) => !known.has(id))) problems.set(name, { message: 'invalid_parameter' });
 }
 

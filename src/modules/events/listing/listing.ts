@@ -1,6 +1,6 @@
 import { ApiError } from '../../../errors.js';
 import type { RequestContext } from '../../../http/context.js';
-import type { EventFilter } from '../events.repository.js';
+import type { EventFilter } from './listing.repository.js';
 import type { EventsState } from '../events.state.js';
 import { buildFilter } from './filter.js';
 import type { EventListInput } from './input.js';

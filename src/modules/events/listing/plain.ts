@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../../http/context.js';
 import { languages } from '../../linked/linked.service.js';
-import * as repo from '../events.repository.js';
+import * as repo from './listing.repository.js';
 import type { EventListing } from './listing.js';
 
 /** The plain listing's parts, which the accelerated listing falls back on. */

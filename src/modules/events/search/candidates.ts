@@ -1,13 +1,13 @@
 import type { DataVersion } from '../../../changes/data-version.js';
 import type { OffThreadReader } from '../../../db/off-thread.js';
 import type { Db } from '../../../db/schema.js';
-import * as repo from '../events.repository.js';
+import * as repo from './search.repository.js';
 
 /**
  * What public event lists filter on, kept in memory: published, listed events in list order (start
  * and end keys), their terms, and per searched word the events whose text may contain it. A search
  * narrowed by dates and terms then finds its few candidates without reading any text, and the exact
- * rules run in SQL on those alone (events.list.ts). Without it a common word costs a scan of every
+ * rules run in SQL on those alone (listing/accelerated.ts). Without it a common word costs a scan of every
  * event in the window (issue "benchmark harness": `filtered`).
  *
  * Candidates only need to be a superset of the answer. So a snapshot stays usable while this
@@ -186,7 +186,7 @@ export interface CandidateQuery {
   excluded: readonly string[];
   /**
    * Whether the conditions above are the whole filter and every word is one a search document
-   * answers alone (see events.list.ts); otherwise every candidate is checked.
+   * answers alone (see listing/accelerated.ts); otherwise every candidate is checked.
    */
   complete: boolean;
   /** The reader has not unlocked protected events: only their titles are searched (API.md §18). */

@@ -1,4 +1,4 @@
-import type { SearchTerms } from '../events.repository.js';
+import type { SearchTerms } from '../listing/listing.repository.js';
 
 /**
  * WordPress search terms (API.md §10): words and "quoted phrases" must all occur; `-word` must not.

@@ -1,0 +1,164 @@
+import { sql, type Expression, type SqlBool } from 'kysely';
+import type { Caller } from '../../../auth/caller.js';
+import { callerCan } from '../../../auth/caller.js';
+import type { Executor } from '../../../db/schema.js';
+import { containsIgnoringCase, idTable, mayContain } from '../../../db/dialect.js';
+import { translatedColumn } from '../../../db/translations.js';
+import type { Languages } from '../../linked/linked.repository.js';
+import { visibleTo } from '../../posts/posts.repository.js';
+
+
+export interface SearchTerms {
+  include: string[];
+  exclude: string[];
+}
+
+export interface EventFilter {
+  caller: Caller | null;
+  statuses?: readonly string[];
+  startMin?: number;
+  startBefore?: number;
+  startAfter?: number;
+  endMax?: number;
+  endBefore?: number;
+  endAfter?: number;
+  search?: SearchTerms;
+  password?: string;
+  categoryIds?: number[];
+  tagIds?: number[];
+  venueIds?: number[];
+  organizerIds?: number[];
+  featured?: boolean;
+  parentId?: number;
+  include?: number[];
+  geoloc?: boolean;
+  near?: { lat: number; lng: number; radiusKm: number };
+  /** A superset of the result already narrowed in memory (search/candidates.ts); every condition still applies. */
+  candidateIds?: readonly number[];
+}
+
+/** Whether the caller may edit the event in `posts` (API.md §4), as SQL: such callers see protected text. */
+function editableBy(caller: Caller | null): Expression<SqlBool> {
+  if (!caller || !callerCan(caller, 'edit_own_posts')) return sql<SqlBool>`1 = 0`;
+  if (callerCan(caller, 'edit_others_posts')) return sql<SqlBool>`1 = 1`;
+  const own = sql<SqlBool>`events.author_id = ${caller.userId}`;
+  return callerCan(caller, 'edit_own_published_posts') ? own : sql<SqlBool>`(${own} AND events.status NOT IN ('publish', 'future'))`;
+}
+
+/**
+ * `search` (API.md §10): every word in the title, excerpt or description; `-word` in none. The
+ * excerpt and description of a protected event the caller has not unlocked are never searched (§18).
+ */
+function searchCondition(db: Executor, terms: SearchTerms, filter: EventFilter, languages: Languages): Expression<SqlBool> {
+  const title = translatedColumn('posts', 'title', languages.lang, languages.defaultLang);
+  const excerpt = translatedColumn('posts', 'excerpt', languages.lang, languages.defaultLang);
+  const description = translatedColumn('posts', 'description', languages.lang, languages.defaultLang);
+  // Never NULL: a NULL here would turn `NOT matches` into NULL and let `-word` probe hidden text.
+  const unlocked = sql<SqlBool>`(posts.password = '' OR posts.password = ${filter.password ?? ''} OR ${editableBy(filter.caller)})`;
+  const matches = (word: string) =>
+    sql<SqlBool>`(${containsIgnoringCase(db, title, word)} OR (${unlocked} AND (${containsIgnoringCase(db, excerpt, word)} OR ${containsIgnoringCase(db, description, word)})))`;
+  const clauses = [...terms.include.map(matches), ...terms.exclude.map((word) => sql<SqlBool>`NOT ${matches(word)}`)];
+  return sql<SqlBool>`(${sql.join(clauses, sql` AND `)})`;
+}
+
+function withTerm(ids: number[]): Expression<SqlBool> {
+  return sql<SqlBool>`EXISTS (SELECT 1 FROM event_terms et WHERE et.event_id = events.post_id AND et.term_id IN (${sql.join(ids)}))`;
+}
+
+const hasSearch = (filter: EventFilter) => filter.search !== undefined && filter.search.include.length + filter.search.exclude.length > 0;
+
+/** The events table, or only the given candidates' rows, looked up one by one instead of scanning an index range. */
+function eventRows(db: Executor, filter: EventFilter) {
+  if (!filter.candidateIds) return db.selectFrom('events');
+  return db
+    .selectFrom(idTable(db, filter.candidateIds, 'candidate'))
+    .crossJoin('events')
+    .where(sql<SqlBool>`events.post_id = candidate.value`) as unknown as ReturnType<typeof eventsTable>;
+}
+
+const eventsTable = (db: Executor) => db.selectFrom('events');
+
+/** The conditions on the events table alone: they use the listing indexes (migration 0004). */
+function eventConditions(db: Executor, filter: EventFilter) {
+  let q = eventRows(db, filter).where(visibleTo('events', filter.caller, filter.statuses)).where('events.hide_from_listings', '=', 0);
+  if (filter.startMin !== undefined) q = q.where('events.start_key', '>=', filter.startMin);
+  if (filter.startBefore !== undefined) q = q.where('events.start_key', '<', filter.startBefore);
+  if (filter.startAfter !== undefined) q = q.where('events.start_key', '>', filter.startAfter);
+  if (filter.endMax !== undefined) q = q.where('events.end_key', '<=', filter.endMax);
+  if (filter.endBefore !== undefined) q = q.where('events.end_key', '<', filter.endBefore);
+  // No event ends before it starts: an upper bound on the end bounds the start, and so the index range.
+  const startCeiling = Math.min(filter.endMax ?? Infinity, (filter.endBefore ?? Infinity) - 1);
+  if (startCeiling !== Infinity) q = q.where('events.start_key', '<=', startCeiling);
+  if (filter.endAfter !== undefined) q = q.where('events.end_key', '>', filter.endAfter);
+  if (filter.categoryIds) q = q.where(withTerm(filter.categoryIds));
+  if (filter.tagIds) q = q.where(withTerm(filter.tagIds));
+  if (filter.venueIds) q = q.where('events.venue_id', 'in', filter.venueIds);
+  if (filter.organizerIds) {
+    const ids = filter.organizerIds;
+    q = q.where(sql<SqlBool>`EXISTS (SELECT 1 FROM event_organizers eo WHERE eo.event_id = events.post_id AND eo.organizer_id IN (${sql.join(ids)}))`);
+  }
+  if (filter.featured !== undefined) q = q.where('events.featured', '=', filter.featured ? 1 : 0);
+  if (filter.include) q = q.where('events.post_id', 'in', filter.include);
+  // Candidates were narrowed by the same word index: applying it again would only cost.
+  for (const word of filter.candidateIds ? [] : (filter.search?.include ?? [])) {
+    const prefilter = mayContain(db, sql.ref('events.post_id'), word);
+    if (prefilter) q = q.where(prefilter);
+  }
+  if (filter.geoloc) q = q.where(sql<SqlBool>`EXISTS (SELECT 1 FROM venues v WHERE v.post_id = events.venue_id AND v.geo_lat IS NOT NULL AND v.geo_lng IS NOT NULL)`);
+  if (filter.near) {
+    const { lat, lng, radiusKm } = filter.near;
+    q = q.where(
+      sql<SqlBool>`EXISTS (SELECT 1 FROM venues v WHERE v.post_id = events.venue_id AND v.geo_lat IS NOT NULL AND v.geo_lng IS NOT NULL AND calendar_distance_km(${lat}, ${lng}, v.geo_lat, v.geo_lng) <= ${radiusKm})`,
+    );
+  }
+  return q;
+}
+
+/**
+ * The filtered set. Without `search` or `post_parent` it is the events table alone, so lists are
+ * ordered index ranges that stop after one page. Those two filters need the posts rows (with their
+ * long descriptions): the candidates are then narrowed on the events table first and materialised,
+ * so that only their posts rows are read — both planners would otherwise read every row of the window.
+ */
+function filtered(db: Executor, filter: EventFilter, languages: Languages) {
+  const base = eventConditions(db, filter);
+  if (!hasSearch(filter) && filter.parentId === undefined) return base;
+  const candidates = base.select(['events.post_id', 'events.start_key', 'events.status', 'events.author_id']);
+  let q = db
+    .with((cte) => cte('candidates').materialized(), () => candidates)
+    .selectFrom('candidates as events')
+    .innerJoin('posts', 'posts.id', 'events.post_id')
+    .leftJoin('post_translations as tr_req', (join) => join.onRef('tr_req.post_id', '=', 'events.post_id').on('tr_req.lang', '=', languages.lang))
+    .leftJoin('post_translations as tr_def', (join) => join.onRef('tr_def.post_id', '=', 'events.post_id').on('tr_def.lang', '=', languages.defaultLang)) as unknown as typeof base;
+  if (filter.parentId !== undefined) q = q.where(sql<SqlBool>`posts.parent_id = ${filter.parentId}`);
+  if (hasSearch(filter)) q = q.where(searchCondition(db, filter.search!, filter, languages));
+  return q;
+}
+
+/**
+ * Ids of the filtered set in list order (start, then id; `include`: as listed): one page, or with
+ * `limit` undefined all of them.
+ */
+export async function listEventIds(db: Executor, filter: EventFilter, languages: Languages, limit?: number, offset = 0): Promise<number[]> {
+  let q = filtered(db, filter, languages).select('events.post_id as id');
+  if (filter.include) {
+    const cases = sql.join(filter.include.map((id, i) => sql`WHEN ${id} THEN ${i}`), sql` `);
+    q = q.orderBy(sql`CASE events.post_id ${cases} END`).orderBy('events.post_id');
+  } else {
+    q = q.orderBy('events.start_key').orderBy('events.post_id');
+  }
+  if (limit !== undefined) q = q.limit(limit).offset(offset);
+  return (await q.execute()).map((row) => row.id);
+}
+
+/** The filtered set in list order with each event's start key (for merging with other ordered ids). */
+export async function listEventKeys(db: Executor, filter: EventFilter, languages: Languages): Promise<{ id: number; key: number }[]> {
+  return filtered(db, filter, languages).select(['events.post_id as id', 'events.start_key as key']).orderBy('events.start_key').orderBy('events.post_id').execute();
+}
+
+export async function countEvents(db: Executor, filter: EventFilter, languages: Languages): Promise<number> {
+  const row = await filtered(db, filter, languages)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
