@@ -4,7 +4,7 @@ import { before, describe, it } from 'node:test';
 import type { Query } from '../helpers/fixtures.js';
 import { testDialects } from '../helpers/databases.js';
 import { candidatesOf, useTestApp, type TestApi, type Who } from '../helpers/app.js';
-import { insertEvent } from '../helpers/factories.js';
+import { createEventId, createTermId, insertEvent } from '../helpers/factories.js';
 import { postgresDataVersion } from '../../src/changes/data-version.js';
 import { connect } from '../../src/db/connect.js';
 import { refreshSearchDocument } from '../../src/modules/events/events.repository.js';
@@ -12,12 +12,6 @@ import { EventCandidates, type CandidateQuery } from '../../src/modules/events/s
 
 // Public searches narrowed in memory (src/modules/events/search/candidates.ts) must answer exactly
 // what the plain query answers (API.md §10, §18): same events, order and totals, and never a stale one.
-
-async function created(api: TestApi, path: string, body: Record<string, unknown>): Promise<number> {
-  const res = await api.post(path, body, { as: 'editor' });
-  assert.equal(res.status, 201, res.text);
-  return res.json.id as number;
-}
 
 /** Lists the query's ids and total; the snapshot of the current data is made ready first. */
 async function search(api: TestApi, query: Query, as: Who = 'anonymous'): Promise<{ ids: number[]; total: number }> {
@@ -56,12 +50,12 @@ for (const dialect of await testDialects()) {
 
     before(async () => {
       await t.api.clearContent();
-      cat.music = await created(t.api, '/categories', { name: 'Music' });
-      cat.jazz = await created(t.api, '/categories', { name: 'Jazz', parent: cat.music });
-      cat.sports = await created(t.api, '/categories', { name: 'Sports' });
-      outdoor = await created(t.api, '/tags', { name: 'Outdoor' });
+      cat.music = await createTermId(t.api, 'categories', { name: 'Music' }, 'editor');
+      cat.jazz = await createTermId(t.api, 'categories', { name: 'Jazz', parent: cat.music }, 'editor');
+      cat.sports = await createTermId(t.api, 'categories', { name: 'Sports' }, 'editor');
+      outdoor = await createTermId(t.api, 'tags', { name: 'Outdoor' }, 'editor');
       const event = async (key: string, body: Record<string, unknown>) => {
-        e[key] = await created(t.api, '/events', { status: 'publish', ...body });
+        e[key] = await createEventId(t.api, { status: 'publish', ...body }, 'editor');
       };
       await event('title', { title: 'Jazz night', categories: [cat.jazz], ...slot('2027-01-10') });
       await event('description', { title: 'Piano evening', description: '<p>Smooth jazz trio</p>', categories: [cat.music], ...slot('2027-01-20') });
@@ -117,8 +111,8 @@ for (const dialect of await testDialects()) {
     });
 
     it('plain events are known to match from memory; protected, translated and non-ASCII ones are checked', async () => {
-      const cafe = await created(t.api, '/events', { title: 'Café jazz', status: 'publish', categories: [cat.jazz], ...slot('2027-01-14') });
-      const translated = await created(t.api, '/events', { title: 'Jazz matinee', status: 'publish', categories: [cat.jazz], ...slot('2027-01-16') });
+      const cafe = await createEventId(t.api, { title: 'Café jazz', status: 'publish', categories: [cat.jazz], ...slot('2027-01-14') }, 'editor');
+      const translated = await createEventId(t.api, { title: 'Jazz matinee', status: 'publish', categories: [cat.jazz], ...slot('2027-01-16') }, 'editor');
       const french = await t.api.patch(`/fr/calendar/events/v1/events/${translated}`, { title: 'Matinée de jazz' }, { as: 'editor', raw: true });
       assert.equal(french.status, 200, french.text);
       const version = await t.api.app.calendar.version.current();
@@ -134,8 +128,8 @@ for (const dialect of await testDialects()) {
     });
 
     it('for anonymous readers a protected event is decided in memory by its plain title; translated or non-ASCII ones are checked', async () => {
-      const accented = await created(t.api, '/events', { title: 'Jazz à minuit', description: 'Jazz', password: 'pw', status: 'publish', categories: [cat.jazz], ...slot('2027-01-17') });
-      const lockedTranslated = await created(t.api, '/events', { title: 'Jazz lesson', password: 'pw', status: 'publish', categories: [cat.jazz], ...slot('2027-01-18') });
+      const accented = await createEventId(t.api, { title: 'Jazz à minuit', description: 'Jazz', password: 'pw', status: 'publish', categories: [cat.jazz], ...slot('2027-01-17') }, 'editor');
+      const lockedTranslated = await createEventId(t.api, { title: 'Jazz lesson', password: 'pw', status: 'publish', categories: [cat.jazz], ...slot('2027-01-18') }, 'editor');
       const french = await t.api.patch(`/fr/calendar/events/v1/events/${lockedTranslated}`, { title: 'Leçon de jazz' }, { as: 'editor', raw: true });
       assert.equal(french.status, 200, french.text);
       // A write from another connection sets the snapshot aside: the next one is built with these events in it, not journaled.
@@ -174,7 +168,7 @@ for (const dialect of await testDialects()) {
       const version = await retitledAfterSnapshot(e.plain, 'Blues and jazz');
       const found = await candidates.find(version, { termSets: [], words: ['zzz-no-such-word'], excluded: [], complete: true });
       assert.ok(found?.unsure.includes(e.plain), 'a changed event is always checked');
-      const added = await created(t.api, '/events', { title: 'Late jazz', status: 'publish', categories: [cat.jazz], ...slot('2027-01-27') });
+      const added = await createEventId(t.api, { title: 'Late jazz', status: 'publish', categories: [cat.jazz], ...slot('2027-01-27') }, 'editor');
       const fresh = await t.api.get('/events', { query: { search: 'jazz', categories: 'jazz', ...january } });
       assert.deepEqual(
         fresh.json.events.map((event: { id: number }) => event.id),
@@ -258,7 +252,7 @@ for (const dialect of await testDialects()) {
       const [inJanuary] = await listed();
       assert.ok(inJanuary.length >= 3);
       const [hidden, moved] = inJanuary;
-      const added = await created(t.api, '/events', { title: 'Counted later', status: 'publish', categories: [cat.jazz], tags: [outdoor], ...slot('2027-01-29') });
+      const added = await createEventId(t.api, { title: 'Counted later', status: 'publish', categories: [cat.jazz], tags: [outdoor], ...slot('2027-01-29') }, 'editor');
       assert.equal((await t.api.patch(`/events/${hidden}`, { hide_from_listings: true }, { as: 'editor' })).status, 200);
       assert.equal((await t.api.patch(`/events/${moved}`, slot('2027-03-20'), { as: 'editor' })).status, 200);
       const [january2, music, tagged, relative] = await listed();
@@ -270,7 +264,7 @@ for (const dialect of await testDialects()) {
 
     it('an event written while a snapshot is being built is checked against its new state once that snapshot is in use', async () => {
       const { db, version: versions } = t.api.app.calendar;
-      const moving = await created(t.api, '/events', { title: 'Jazz quartet', status: 'publish', categories: [cat.jazz], ...slot('2027-01-05') });
+      const moving = await createEventId(t.api, { title: 'Jazz quartet', status: 'publish', categories: [cat.jazz], ...slot('2027-01-05') }, 'editor');
       const version = await versions.current();
       const march = Date.parse('2027-03-05T19:00:00Z') / 1000;
       const other = connect(t.api.config.databaseUrl);
@@ -295,12 +289,12 @@ for (const dialect of await testDialects()) {
 
     it('term ids beyond 16 bits are told apart in the snapshot (term links are kept in 16 bits only when every id fits)', async () => {
       const wideId = 70_000;
-      const wide = await created(t.api, '/categories', { name: 'Wide' });
+      const wide = await createTermId(t.api, 'categories', { name: 'Wide' }, 'editor');
       const other = connect(t.api.config.databaseUrl);
       try {
         await other.db.updateTable('terms').set({ id: wideId }).where('id', '=', wide).execute();
         if (dialect === 'postgres') await postgresDataVersion(other.db).bump();
-        const concert = await created(t.api, '/events', { title: 'Wide concert', status: 'publish', categories: [wideId], ...slot('2027-06-10') });
+        const concert = await createEventId(t.api, { title: 'Wide concert', status: 'publish', categories: [wideId], ...slot('2027-06-10') }, 'editor');
         // Written by another connection too, so that the next snapshot is built with both events in it, not journaled.
         await other.db.updateTable('posts').set({ modified_at: 1 }).where('id', '=', concert).execute();
         if (dialect === 'postgres') await postgresDataVersion(other.db).bump();

@@ -1,34 +1,15 @@
 import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
-import { assertTotals, nextSlot, type Query } from '../helpers/fixtures.js';
+import { assertTotals, ids, list } from '../helpers/fixtures.js';
 import { testDialects } from '../helpers/databases.js';
 import { useTestApp, type TestApi, type TestResponse, type Who } from '../helpers/app.js';
+import { createEventId, createEventIds, createOrganizerId, createVenueId } from '../helpers/factories.js';
 
 // GET /events envelope, order and paging (API.md §9, §10, §17, §18; tec-api.md §7; tec-tests.md EA-01..19, EAU-07..10, EAU-16, EC-04).
 
 const ORIGIN = 'http://127.0.0.1:8080';
 const LIST = `${ORIGIN}/calendar/events/v1/events/`;
 const WINDOW = 'start_date=2026-11-20+00%3A00%3A00&end_date=2028-11-21+23%3A59%3A59';
-
-async function ev(api: TestApi, title: string, extra: Record<string, unknown> = {}): Promise<number> {
-  const res = await api.post('/events', { title, ...nextSlot(), timezone: 'UTC', ...extra }, { as: 'editor' });
-  assert.equal(res.status, 201, res.text);
-  return res.json.id as number;
-}
-
-async function many(api: TestApi, count: number, title = 'Event', extra: Record<string, unknown> = {}): Promise<number[]> {
-  const created: number[] = [];
-  for (let i = 0; i < count; i++) created.push(await ev(api, `${title} ${i + 1}`, extra));
-  return created;
-}
-
-async function list(api: TestApi, query: Query = {}, as: Who = 'anonymous'): Promise<TestResponse> {
-  const res = await api.get('/events', { query, as });
-  assert.equal(res.status, 200, res.text);
-  return res;
-}
-
-const ids = (res: TestResponse): number[] => res.json.events.map((e: { id: number }) => e.id);
 
 /** Follows a link emitted by the API (absolute URL under PUBLIC_URL) through the test app. */
 async function follow(api: TestApi, url: string, as: Who = 'anonymous'): Promise<TestResponse> {
@@ -63,15 +44,15 @@ for (const dialect of await testDialects()) {
     });
 
     it('orders by UTC start, then by id (same start: creation order)', async () => {
-      const b = await ev(t.api, 'B 10:00 UTC', { start_date: '2026-12-01 10:00:00', end_date: '2026-12-01 11:00:00' });
-      const a = await ev(t.api, 'A 09:00 UTC', { start_date: '2026-12-01 09:00:00', end_date: '2026-12-01 11:00:00' });
-      const c = await ev(t.api, 'C 10:00 UTC too', { start_date: '2026-12-01 10:00:00', end_date: '2026-12-01 10:30:00' });
+      const b = await createEventId(t.api, { title: 'B 10:00 UTC', start_date: '2026-12-01 10:00:00', end_date: '2026-12-01 11:00:00' }, 'editor');
+      const a = await createEventId(t.api, { title: 'A 09:00 UTC', start_date: '2026-12-01 09:00:00', end_date: '2026-12-01 11:00:00' }, 'editor');
+      const c = await createEventId(t.api, { title: 'C 10:00 UTC too', start_date: '2026-12-01 10:00:00', end_date: '2026-12-01 10:30:00' }, 'editor');
       // 15:00 in Tokyo is 06:00 UTC: first, although its wall clock is the latest.
-      const tokyo = await ev(t.api, 'Tokyo 15:00', { timezone: 'Asia/Tokyo', start_date: '2026-12-01 15:00:00', end_date: '2026-12-01 16:00:00' });
+      const tokyo = await createEventId(t.api, { title: 'Tokyo 15:00', timezone: 'Asia/Tokyo', start_date: '2026-12-01 15:00:00', end_date: '2026-12-01 16:00:00' }, 'editor');
       // 05:00 in New York is 10:00 UTC: ties with B and C, and has the highest id.
-      const ny = await ev(t.api, 'New York 05:00', { timezone: 'America/New_York', start_date: '2026-12-01 05:00:00', end_date: '2026-12-01 06:00:00' });
-      const d = await ev(t.api, 'D 10:00 UTC, created last', { start_date: '2026-12-01 10:00:00', end_date: '2026-12-01 12:00:00' });
-      const res = await list(t.api);
+      const ny = await createEventId(t.api, { title: 'New York 05:00', timezone: 'America/New_York', start_date: '2026-12-01 05:00:00', end_date: '2026-12-01 06:00:00' }, 'editor');
+      const d = await createEventId(t.api, { title: 'D 10:00 UTC, created last', start_date: '2026-12-01 10:00:00', end_date: '2026-12-01 12:00:00' }, 'editor');
+      const res = await list(t.api, '/events');
       assert.deepEqual(ids(res), [tokyo, a, b, c, ny, d]);
       assert.deepEqual(
         res.json.events.map((e: { utc_start_date: string }) => e.utc_start_date),
@@ -79,28 +60,28 @@ for (const dialect of await testDialects()) {
       );
       // The order is stable across pages.
       const pages = [];
-      for (let page = 1; page <= 3; page++) pages.push(...ids(await list(t.api, { per_page: 2, page })));
+      for (let page = 1; page <= 3; page++) pages.push(...ids(await list(t.api, '/events', { per_page: 2, page })));
       assert.deepEqual(pages, [tokyo, a, b, c, ny, d]);
     });
 
     it('per_page defaults to 10 (EA-03/EAU-02) and is overridable (EA-04)', async () => {
-      const created = await many(t.api, 12);
-      const res = await list(t.api);
+      const created = await createEventIds(t.api, 12, {}, 'editor');
+      const res = await list(t.api, '/events');
       assert.deepEqual(ids(res), created.slice(0, 10));
       assertTotals(res, 12, 2);
       assert.equal(res.json.rest_url, `${LIST}?page=1&per_page=10&${WINDOW}&status=publish`);
-      const bigger = await list(t.api, { per_page: 20 });
+      const bigger = await list(t.api, '/events', { per_page: 20 });
       assert.deepEqual(ids(bigger), created);
       assertTotals(bigger, 12, 1);
       assert.equal(bigger.json.next_rest_url, undefined);
-      const smaller = await list(t.api, { per_page: '5' });
+      const smaller = await list(t.api, '/events', { per_page: '5' });
       assert.deepEqual(ids(smaller), created.slice(0, 5));
       assertTotals(smaller, 12, 3);
     });
 
     it('EA-05: per_page above 50 is clamped to 50, and rest_url says so', async () => {
-      const created = await many(t.api, 52);
-      const res = await list(t.api, { per_page: 1000 });
+      const created = await createEventIds(t.api, 52, {}, 'editor');
+      const res = await list(t.api, '/events', { per_page: 1000 });
       assert.equal(res.json.events.length, 50);
       assert.deepEqual(ids(res), created.slice(0, 50));
       assertTotals(res, 52, 2);
@@ -108,12 +89,12 @@ for (const dialect of await testDialects()) {
       assert.equal(res.json.next_rest_url, `${LIST}?page=2&per_page=50&${WINDOW}&status=publish`);
       const second = await follow(t.api, res.json.next_rest_url);
       assert.deepEqual(ids(second), created.slice(50));
-      assert.equal((await list(t.api, { per_page: 51 })).json.events.length, 50);
-      assert.equal((await list(t.api, { per_page: 50 })).json.events.length, 50);
+      assert.equal((await list(t.api, '/events', { per_page: 51 })).json.events.length, 50);
+      assert.equal((await list(t.api, '/events', { per_page: 50 })).json.events.length, 50);
     });
 
     it('EA-10/EAU-08: a page past the end is 404 event-archive-page-not-found; page 1 with no results is 200', async () => {
-      await many(t.api, 3);
+      await createEventIds(t.api, 3, {}, 'editor');
       const beyond = await t.api.get('/events', { query: { per_page: 3, page: 2 } });
       assert.equal(beyond.status, 404);
       assert.deepEqual(beyond.json, { code: 'event-archive-page-not-found', message: 'The requested event archive page does not exist', data: { status: 404 } });
@@ -125,13 +106,13 @@ for (const dialect of await testDialects()) {
       assert.equal(empty.status, 200);
       assert.deepEqual(empty.json, { events: [], rest_url: `${LIST}?page=1&per_page=10&${WINDOW}&search=nothing-matches&status=publish`, total: 0, total_pages: 0 });
       assertTotals(empty, 0, 0);
-      const lastPage = await list(t.api, { per_page: 2, page: 2 });
+      const lastPage = await list(t.api, '/events', { per_page: 2, page: 2 });
       assert.equal(lastPage.json.events.length, 1);
     });
 
     it('EA-07..09, EAU-07/10: next/previous links change only page; headers and Link', async () => {
-      const created = await many(t.api, 7);
-      const first = await list(t.api, { per_page: 3 });
+      const created = await createEventIds(t.api, 7, {}, 'editor');
+      const first = await list(t.api, '/events', { per_page: 3 });
       assert.deepEqual(ids(first), created.slice(0, 3));
       assertTotals(first, 7, 3);
       const tail = `per_page=3&${WINDOW}&status=publish`;
@@ -141,7 +122,7 @@ for (const dialect of await testDialects()) {
       assert.deepEqual(Object.keys(first.json), ['events', 'rest_url', 'next_rest_url', 'total', 'total_pages']);
       assert.equal(first.headers.link, `<${LIST}?page=2&${tail}>; rel="next"`);
 
-      const second = await list(t.api, { per_page: 3, page: 2 });
+      const second = await list(t.api, '/events', { per_page: 3, page: 2 });
       assert.deepEqual(ids(second), created.slice(3, 6));
       assertTotals(second, 7, 3);
       assert.equal(second.json.rest_url, `${LIST}?page=2&${tail}`);
@@ -150,7 +131,7 @@ for (const dialect of await testDialects()) {
       assert.deepEqual(Object.keys(second.json), ['events', 'rest_url', 'next_rest_url', 'previous_rest_url', 'total', 'total_pages']);
       assert.equal(second.headers.link, `<${LIST}?${tail}>; rel="prev", <${LIST}?page=3&${tail}>; rel="next"`);
 
-      const third = await list(t.api, { per_page: 3, page: 3 });
+      const third = await list(t.api, '/events', { per_page: 3, page: 3 });
       assert.deepEqual(ids(third), created.slice(6));
       assert.equal(third.json.next_rest_url, undefined);
       assert.equal(third.json.previous_rest_url, `${LIST}?page=2&${tail}`);
@@ -164,8 +145,8 @@ for (const dialect of await testDialects()) {
     });
 
     it('a single full page has no links; exactly per_page events has one page', async () => {
-      await many(t.api, 3);
-      const res = await list(t.api, { per_page: 3 });
+      await createEventIds(t.api, 3, {}, 'editor');
+      const res = await list(t.api, '/events', { per_page: 3 });
       assertTotals(res, 3, 1);
       assert.equal(res.json.next_rest_url, undefined);
       assert.equal(res.headers.link, undefined);
@@ -183,12 +164,12 @@ for (const dialect of await testDialects()) {
     });
 
     it('editors count drafts in the totals (EAU-11); visitors do not (EAU-12)', async () => {
-      await many(t.api, 5);
-      await many(t.api, 5, 'Draft', { status: 'draft' });
-      const editor = await list(t.api, { per_page: 5 }, 'editor');
+      await createEventIds(t.api, 5, {}, 'editor');
+      await createEventIds(t.api, 5, { title: 'Draft', status: 'draft' }, 'editor');
+      const editor = await list(t.api, '/events', { per_page: 5 }, 'editor');
       assertTotals(editor, 10, 2);
       assert.match(editor.json.next_rest_url, /[?&]page=2(&|$)/);
-      const visitor = await list(t.api, { per_page: 5 });
+      const visitor = await list(t.api, '/events', { per_page: 5 });
       assertTotals(visitor, 5, 1);
       assert.equal(visitor.json.next_rest_url, undefined);
     });
@@ -198,10 +179,10 @@ for (const dialect of await testDialects()) {
       assert.equal(cat.status, 201);
       const inCat: number[] = [];
       for (let i = 0; i < 4; i++) {
-        inCat.push(await ev(t.api, `In ${i}`, { categories: [cat.json.id] }));
-        await ev(t.api, `Out ${i}`);
+        inCat.push(await createEventId(t.api, { title: `In ${i}`, categories: [cat.json.id] }, 'editor'));
+        await createEventId(t.api, { title: `Out ${i}` }, 'editor');
       }
-      const page2 = await list(t.api, { categories: 'cat1', per_page: 3, page: 2 });
+      const page2 = await list(t.api, '/events', { categories: 'cat1', per_page: 3, page: 2 });
       assert.deepEqual(ids(page2), inCat.slice(3));
       assertTotals(page2, 4, 2);
       assert.equal(page2.json.previous_rest_url, `${LIST}?per_page=3&${WINDOW}&categories=cat1&status=publish`);
@@ -230,11 +211,11 @@ for (const dialect of await testDialects()) {
         ['Fifth kiwi', [X]],
       ];
       for (const [title, categories] of plan) {
-        const id = await ev(t.api, title, { categories });
+        const id = await createEventId(t.api, { title, categories }, 'editor');
         if (categories.includes(X) && /kiwi/i.test(title)) expected.push(id);
       }
       assert.equal(expected.length, 5);
-      const first = await list(t.api, { categories: 'category-x', search: 'kiwi', per_page: 2 });
+      const first = await list(t.api, '/events', { categories: 'category-x', search: 'kiwi', per_page: 2 });
       assertTotals(first, 5, 3);
       assert.equal(first.json.rest_url, `${LIST}?page=1&per_page=2&${WINDOW}&search=kiwi&categories=category-x&status=publish`);
       assert.equal(first.json.next_rest_url, `${LIST}?page=2&per_page=2&${WINDOW}&search=kiwi&categories=category-x&status=publish`);
@@ -272,12 +253,12 @@ for (const dialect of await testDialects()) {
       const expected: number[] = [];
       for (let i = 0; i < 7; i++) {
         const matching = i % 2 === 0;
-        const id = await ev(t.api, matching ? `Late jazz & blues ${i}` : `Early jazz ${i}`, { tags: [tag.json.id], categories: matching ? [cat.json.id] : [] });
+        const id = await createEventId(t.api, { title: matching ? `Late jazz & blues ${i}` : `Early jazz ${i}`, tags: [tag.json.id], categories: matching ? [cat.json.id] : [] }, 'editor');
         if (matching) expected.push(id);
       }
-      await ev(t.api, 'Late jazz & blues, untagged', { categories: [cat.json.id] });
+      await createEventId(t.api, { title: 'Late jazz & blues, untagged', categories: [cat.json.id] }, 'editor');
       const query = { search: 'late "jazz & blues"', tags: [tag.json.id], categories: `music,${cat.json.id}`, per_page: 1, i18n_language: 'fr' };
-      const first = await list(t.api, query);
+      const first = await list(t.api, '/events', query);
       assertTotals(first, 4, 4);
       const next: string = first.json.next_rest_url;
       assert.equal(
@@ -295,7 +276,7 @@ for (const dialect of await testDialects()) {
     });
 
     it('links keep a language path segment', async () => {
-      const created = await many(t.api, 3, 'Sprache');
+      const created = await createEventIds(t.api, 3, { title: 'Sprache' }, 'editor');
       const first = await t.api.get('/de/calendar/events/v1/events', { query: { per_page: 2 } });
       assert.equal(first.status, 200, first.text);
       assert.equal(first.headers['content-language'], 'de');
@@ -308,12 +289,10 @@ for (const dialect of await testDialects()) {
     });
 
     it('rest_url echoes every filter in TEC order', async () => {
-      const venue = await t.api.post('/venues', { venue: 'Echo hall' }, { as: 'editor' });
-      const organizer = await t.api.post('/organizers', { organizer: 'Echo org' }, { as: 'editor' });
-      const parent = await ev(t.api, 'Echo parent');
-      const v = venue.json.id as number;
-      const o = organizer.json.id as number;
-      const res = await list(t.api, { venue: v, organizer: o, featured: 'false', post_parent: parent, ticketed: 'false', geoloc: 'true', status: 'publish' });
+      const v = await createVenueId(t.api, { venue: 'Echo hall' }, 'editor');
+      const o = await createOrganizerId(t.api, { organizer: 'Echo org' }, 'editor');
+      const parent = await createEventId(t.api, { title: 'Echo parent' }, 'editor');
+      const res = await list(t.api, '/events', { venue: v, organizer: o, featured: 'false', post_parent: parent, ticketed: 'false', geoloc: 'true', status: 'publish' });
       assert.equal(
         res.json.rest_url,
         `${LIST}?page=1&per_page=10&${WINDOW}&venue=${v}&organizer=${o}&featured=0&geoloc=1&status=publish&post_parent=${parent}&ticketed=0`,

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { testDialects } from '../helpers/databases.js';
-import { useTestApp, type TestApi, type TestResponse, type Who } from '../helpers/app.js';
+import { useTestApp, type TestResponse } from '../helpers/app.js';
+import { createEvent, createOrganizer, createOrganizerId, createTerm, createVenue } from '../helpers/factories.js';
+import { TRANSCRIPT_ORGANIZER, TRANSCRIPT_VENUE } from '../helpers/fixtures.js';
 
 const BASE = 'http://127.0.0.1:8080';
 const DAY = { start_date: '2026-12-21 18:00:00', end_date: '2026-12-21 20:00:00' };
@@ -20,12 +22,6 @@ function assertError(res: TestResponse, status: number, body: Json, label = ''):
   assert.deepEqual(res.json, body, label);
 }
 
-async function createEvent(api: TestApi, body: Record<string, unknown>, as: Who = 'administrator'): Promise<Json> {
-  const res = await api.post('/events', { ...DAY, ...body }, { as });
-  assert.equal(res.status, 201, res.text);
-  return res.json;
-}
-
 /** TEC's json_ld key order (tec-live-transcript.md §3, GET /events/{id}). */
 const JSON_LD_KEYS = ['@context', '@type', 'name', 'description', 'url', 'eventAttendanceMode', 'eventStatus', 'startDate', 'endDate', 'location', 'organizer', 'offers', 'performer'];
 
@@ -41,10 +37,10 @@ for (const dialect of await testDialects()) {
     });
 
     it('a venue or organizer id is 400 rest-invalid-event-id', async () => {
-      const venue = await t.api.post('/venues', { venue: 'Venue, not event' }, { as: 'administrator' });
-      const organizer = await t.api.post('/organizers', { organizer: 'Organizer, not event' }, { as: 'administrator' });
-      assertError(await t.api.get(`/events/${venue.json.id}`), 400, INVALID_ID, 'venue');
-      assertError(await t.api.get(`/events/${organizer.json.id}`, { as: 'administrator' }), 400, INVALID_ID, 'organizer');
+      const venue = await createVenue(t.api, { venue: 'Venue, not event' });
+      const organizer = await createOrganizer(t.api, { organizer: 'Organizer, not event' });
+      assertError(await t.api.get(`/events/${venue.id}`), 400, INVALID_ID, 'venue');
+      assertError(await t.api.get(`/events/${organizer.id}`, { as: 'administrator' }), 400, INVALID_ID, 'organizer');
     });
 
     it('a non-digit id is no route', async () => {
@@ -55,7 +51,7 @@ for (const dialect of await testDialects()) {
 
     it('a trashed event is 403 event-no-longer-available for everybody, administrators included', async () => {
       const author = await t.api.user('author');
-      const event = await createEvent(t.api, { title: 'Soon trashed' }, 'author');
+      const event = await createEvent(t.api, { ...DAY, title: 'Soon trashed' }, 'author');
       assert.equal(event.author, String(author.id));
       assert.equal((await t.api.delete(`/events/${event.id}`, { as: 'author' })).status, 200);
       for (const as of ['anonymous', 'subscriber', 'author', 'editor', 'administrator'] as const) {
@@ -77,7 +73,7 @@ for (const dialect of await testDialects()) {
         ['future', { status: 'publish', date: '2027-01-01 10:00:00' }],
       ];
       for (const [expected, body] of cases) {
-        const event = await createEvent(t.api, { title: `Hidden ${expected}`, slug: `hidden-${expected}`, ...body }, { authorization: owner.header });
+        const event = await createEvent(t.api, { ...DAY, title: `Hidden ${expected}`, slug: `hidden-${expected}`, ...body }, { authorization: owner.header });
         assert.equal(event.status, expected);
         for (const as of ['anonymous', 'subscriber', 'contributor', { authorization: stranger.header }] as const) {
           assertError(await t.api.get(`/events/${event.id}`, { as }), 403, NOT_ACCESSIBLE, `${expected} as ${JSON.stringify(as)}`);
@@ -93,7 +89,7 @@ for (const dialect of await testDialects()) {
           assert.equal(bySlug.json.id, event.id);
         }
       }
-      const contributorOwn = await createEvent(t.api, { title: 'Contributor pending', status: 'publish' }, 'contributor');
+      const contributorOwn = await createEvent(t.api, { ...DAY, title: 'Contributor pending', status: 'publish' }, 'contributor');
       assert.equal(contributorOwn.status, 'pending');
       assert.equal((await t.api.get(`/events/${contributorOwn.id}`, { as: 'contributor' })).status, 200);
       assertError(await t.api.get(`/events/${contributorOwn.id}`, { as: { authorization: stranger.header } }), 403, NOT_ACCESSIBLE);
@@ -102,7 +98,7 @@ for (const dialect of await testDialects()) {
     it('password-protected: 403 without or with a wrong password, 200 with the right one (with json_ld) or for those who may edit', async () => {
       const owner = await t.api.otherUser('author', 'pw-owner');
       const stranger = await t.api.otherUser('author', 'pw-stranger');
-      const event = await createEvent(t.api, { title: 'Protected show', description: 'Secret details', cost: '12', password: 'p4ss word' }, { authorization: owner.header });
+      const event = await createEvent(t.api, { ...DAY, title: 'Protected show', description: 'Secret details', cost: '12', password: 'p4ss word' }, { authorization: owner.header });
       for (const as of ['anonymous', 'subscriber', 'contributor', { authorization: stranger.header }] as const) {
         assertError(await t.api.get(`/events/${event.id}`, { as }), 403, PROTECTED, `no password as ${JSON.stringify(as)}`);
         assertError(await t.api.get(`/events/${event.id}`, { as, query: { password: 'wrong' } }), 403, PROTECTED, `wrong password as ${JSON.stringify(as)}`);
@@ -127,7 +123,7 @@ for (const dialect of await testDialects()) {
     });
 
     it('the checks run in order: a draft with a password is not-accessible (not password-protected) for anonymous', async () => {
-      const event = await createEvent(t.api, { title: 'Draft and protected', status: 'draft', password: 'pw' });
+      const event = await createEvent(t.api, { ...DAY, title: 'Draft and protected', status: 'draft', password: 'pw' });
       assertError(await t.api.get(`/events/${event.id}`, { query: { password: 'pw' } }), 403, NOT_ACCESSIBLE);
       assertError(await t.api.get(`/events/${event.id}`), 403, NOT_ACCESSIBLE);
       assert.equal((await t.api.get(`/events/${event.id}`, { as: 'editor' })).status, 200);
@@ -135,17 +131,17 @@ for (const dialect of await testDialects()) {
 
     it('by slug: unknown slug is 404 with the slug message; a venue slug is not an event', async () => {
       assertError(await t.api.get('/events/by-slug/no-such-event'), 404, { code: 'rest-event-not-found', message: 'Event with slug no-such-event does not exist.', data: { status: 404 } });
-      await t.api.post('/venues', { venue: 'Slug Venue' }, { as: 'administrator' });
+      await createVenue(t.api, { venue: 'Slug Venue' });
       assertError(await t.api.get('/events/by-slug/slug-venue'), 404, { code: 'rest-event-not-found', message: 'Event with slug slug-venue does not exist.', data: { status: 404 } });
       assertError(await t.api.get('/events/by-slug/'), 404, { code: 'rest_no_route', message: 'No route was found matching the URL and request method.', data: { status: 404 } });
-      const event = await createEvent(t.api, { title: 'Slug Read' });
+      const event = await createEvent(t.api, { ...DAY, title: 'Slug Read' });
       const res = await t.api.get('/events/by-slug/slug-read');
       assert.equal(res.status, 200);
       assert.deepEqual(res.json, (await t.api.get(`/events/${event.id}`)).json);
     });
 
     it('by slug, read again after the slug changed: the old slug is 404 and the new one answers at once', async () => {
-      const event = await createEvent(t.api, { title: 'Slug Before' });
+      const event = await createEvent(t.api, { ...DAY, title: 'Slug Before' });
       for (let read = 0; read < 2; read++) assert.equal((await t.api.get('/events/by-slug/slug-before', { as: 'editor' })).json.id, event.id);
       assert.equal((await t.api.patch(`/events/${event.id}`, { slug: 'slug-after' }, { as: 'editor' })).status, 200);
       assertError(await t.api.get('/events/by-slug/slug-before', { as: 'editor' }), 404, { code: 'rest-event-not-found', message: 'Event with slug slug-before does not exist.', data: { status: 404 } });
@@ -159,9 +155,9 @@ for (const dialect of await testDialects()) {
     const t = useTestApp(dialect);
 
     async function transcriptEvent(title: string, extra: Record<string, unknown> = {}): Promise<{ event: Json; venue: Json; organizer: Json }> {
-      const venue = (await t.api.post('/venues', { venue: `${title} Hall`, description: 'A venue made for the transcript.', address: '1 Main Street', city: 'Springfield', country: 'United States', state: 'IL', zip: '62701', phone: '+1 555 0100', website: 'https://example.org/hall' }, { as: 'administrator' })).json;
-      const organizer = (await t.api.post('/organizers', { organizer: `${title} Org`, description: 'Organizer made for the transcript.', email: 'org@example.org', phone: '+1 555 0199', website: 'https://example.org/org' }, { as: 'administrator' })).json;
-      const event = await createEvent(t.api, { title, description: '<p>An evening concert.</p>', excerpt: 'Evening concert', timezone: 'UTC', venue: venue.id, organizer: [organizer.id], cost: '10', website: 'https://example.org/concert', featured: true, ...extra });
+      const venue = await createVenue(t.api, { ...TRANSCRIPT_VENUE, venue: `${title} Hall` });
+      const organizer = await createOrganizer(t.api, { ...TRANSCRIPT_ORGANIZER, organizer: `${title} Org` });
+      const event = await createEvent(t.api, { ...DAY, title, description: '<p>An evening concert.</p>', excerpt: 'Evening concert', timezone: 'UTC', venue: venue.id, organizer: [organizer.id], cost: '10', website: 'https://example.org/concert', featured: true, ...extra });
       return { event, venue, organizer };
     }
 
@@ -206,12 +202,12 @@ for (const dialect of await testDialects()) {
     });
 
     it('json_ld without cost, venue or organizer has no offers, location or organizer; New York dates carry -05:00', async () => {
-      const event = await createEvent(t.api, { title: 'Bare LD', timezone: 'America/New_York' });
+      const event = await createEvent(t.api, { ...DAY, title: 'Bare LD', timezone: 'America/New_York' });
       const ld = (await t.api.get(`/events/${event.id}`)).json.json_ld;
       assert.deepEqual(Object.keys(ld), ['@context', '@type', 'name', 'description', 'url', 'eventAttendanceMode', 'eventStatus', 'startDate', 'endDate', 'performer']);
       assert.equal(ld.startDate, '2026-12-21T18:00:00-05:00');
       assert.equal(ld.endDate, '2026-12-21T20:00:00-05:00');
-      const free = await createEvent(t.api, { title: 'Free LD', cost: 'Free' });
+      const free = await createEvent(t.api, { ...DAY, title: 'Free LD', cost: 'Free' });
       assert.equal((await t.api.get(`/events/${free.id}`)).json.json_ld.offers.price, '0');
     });
 
@@ -244,9 +240,9 @@ for (const dialect of await testDialects()) {
     });
 
     it('readers never see, embedded in an event, a venue or organizer they may not read themselves (API.md §4)', async () => {
-      const draftVenue = (await t.api.post('/venues', { venue: 'Unannounced venue', status: 'draft', address: 'Secret street 1' }, { as: 'administrator' })).json;
-      const privateOrganizer = (await t.api.post('/organizers', { organizer: 'Private org', status: 'private', email: 'hidden@example.org' }, { as: 'administrator' })).json;
-      const trashedVenue = (await t.api.post('/venues', { venue: 'Demolished venue', address: 'Gone avenue 9' }, { as: 'administrator' })).json;
+      const draftVenue = await createVenue(t.api, { venue: 'Unannounced venue', status: 'draft', address: 'Secret street 1' });
+      const privateOrganizer = await createOrganizer(t.api, { organizer: 'Private org', status: 'private', email: 'hidden@example.org' });
+      const trashedVenue = await createVenue(t.api, { venue: 'Demolished venue', address: 'Gone avenue 9' });
       assert.equal((await t.api.delete(`/venues/${trashedVenue.id}`, { as: 'administrator' })).status, 200);
       assert.equal((await t.api.get(`/venues/${draftVenue.id}`, { as: 'author' })).status, 403, 'the author cannot read the draft venue');
       assert.equal((await t.api.get(`/organizers/${privateOrganizer.id}`)).status, 403);
@@ -298,15 +294,15 @@ for (const dialect of await testDialects()) {
     }
 
     it('count (embedded and in /categories, /tags) reflects published events only', async () => {
-      const cat = (await t.api.post('/categories', { name: 'Counted' }, { as: 'administrator' })).json;
-      const tag = (await t.api.post('/tags', { name: 'counted-tag' }, { as: 'administrator' })).json;
+      const cat = await createTerm(t.api, 'categories', { name: 'Counted' });
+      const tag = await createTerm(t.api, 'tags', { name: 'counted-tag' });
       assert.deepEqual(await categoryCount(cat.id), { single: 0, listed: 0, listedByDefault: false });
 
-      const draft = await createEvent(t.api, { title: 'Draft counted', status: 'draft', categories: [cat.id], tags: [tag.id] });
+      const draft = await createEvent(t.api, { ...DAY, title: 'Draft counted', status: 'draft', categories: [cat.id], tags: [tag.id] });
       assert.equal(draft.categories[0].count, 0);
       assert.equal(draft.tags[0].count, 0);
-      await createEvent(t.api, { title: 'Private counted', status: 'private', categories: [cat.id] });
-      await createEvent(t.api, { title: 'Pending counted', categories: [cat.id] }, 'contributor');
+      await createEvent(t.api, { ...DAY, title: 'Private counted', status: 'private', categories: [cat.id] });
+      await createEvent(t.api, { ...DAY, title: 'Pending counted', categories: [cat.id] }, 'contributor');
       assert.deepEqual(await categoryCount(cat.id), { single: 0, listed: 0, listedByDefault: false });
 
       const published = await t.api.post(`/events/${draft.id}`, { status: 'publish' }, { as: 'administrator' });
@@ -316,7 +312,7 @@ for (const dialect of await testDialects()) {
       const tags = await t.api.get('/tags', { query: { slug: 'counted-tag' } });
       assert.equal(tags.json.tags[0].count, 1);
 
-      const second = await createEvent(t.api, { title: 'Second counted', categories: [cat.id] });
+      const second = await createEvent(t.api, { ...DAY, title: 'Second counted', categories: [cat.id] });
       assert.equal(second.categories[0].count, 2);
       assert.equal((await t.api.get(`/events/${draft.id}`)).json.categories[0].count, 2, 'embedded counts are current');
 
@@ -338,12 +334,12 @@ for (const dialect of await testDialects()) {
     const t = useTestApp(dialect);
 
     it('list an event exactly as its write presents it, with none, one or several of each embedded object, before and after caching', async () => {
-      const venue = await t.api.post('/venues', { venue: 'Parts Hall' }, { as: 'administrator' });
-      const organizers = await Promise.all(['Parts One', 'Parts Two'].map(async (name) => (await t.api.post('/organizers', { organizer: name }, { as: 'administrator' })).json.id));
+      const venue = await createVenue(t.api, { venue: 'Parts Hall' });
+      const organizers = await Promise.all(['Parts One', 'Parts Two'].map((name) => createOrganizerId(t.api, { organizer: name })));
       const created = [
-        await createEvent(t.api, { title: 'Parts bare' }),
-        await createEvent(t.api, { title: 'Parts full', venue: venue.json.id, organizer: organizers, categories: ['Parts A', 'Parts B'], tags: ['parts-x', 'parts-y', 'parts-z'] }),
-        await createEvent(t.api, { title: 'Parts one each', venue: venue.json.id, organizer: [organizers[1]], categories: ['Parts C'], tags: ['parts-w'] }),
+        await createEvent(t.api, { ...DAY, title: 'Parts bare' }),
+        await createEvent(t.api, { ...DAY, title: 'Parts full', venue: venue.id, organizer: organizers, categories: ['Parts A', 'Parts B'], tags: ['parts-x', 'parts-y', 'parts-z'] }),
+        await createEvent(t.api, { ...DAY, title: 'Parts one each', venue: venue.id, organizer: [organizers[1]], categories: ['Parts C'], tags: ['parts-w'] }),
       ];
       assert.deepEqual(created[1].tags.map((tag: Json) => tag.name), ['parts-x', 'parts-y', 'parts-z']);
       const query = { include: created.map((event) => event.id).join(','), per_page: 10 };

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { testDialects } from '../helpers/databases.js';
 import { DEFAULT_NOW, useTestApp, type TestApi, type TestResponse, type Who } from '../helpers/app.js';
+import { createEvent, createVenueId } from '../helpers/factories.js';
 
 const BASE = 'http://127.0.0.1:8080';
 const DAY = { start_date: '2026-12-21 18:00:00', end_date: '2026-12-21 20:00:00' };
@@ -21,16 +22,15 @@ function assertError(res: TestResponse, status: number, body: Json, label = ''):
 
 let sequence = 0;
 
-async function createEvent(api: TestApi, as: Who, body: Record<string, unknown> = {}): Promise<Json> {
+/** An event on DAY created by `as`, with an explicit slug: drafts get none otherwise, and these tests address events by slug. */
+async function permEvent(api: TestApi, as: Who, body: Record<string, unknown> = {}): Promise<Json> {
   sequence += 1;
-  const res = await api.post('/events', { title: `Perm event ${sequence}`, slug: `perm-event-${sequence}`, ...DAY, ...body }, { as });
-  assert.equal(res.status, 201, res.text);
-  return res.json;
+  return createEvent(api, { title: `Perm event ${sequence}`, slug: `perm-event-${sequence}`, ...DAY, ...body }, as);
 }
 
 /** A published event whose author is a contributor (the contributor creates it, an editor publishes it). */
 async function contributorPublished(api: TestApi, as: Who): Promise<Json> {
-  const draft = await createEvent(api, as);
+  const draft = await permEvent(api, as);
   const published = await api.post(`/events/${draft.id}`, { status: 'publish' }, { as: 'editor' });
   assert.equal(published.json.status, 'publish');
   assert.equal(published.json.author, draft.author);
@@ -48,8 +48,8 @@ for (const dialect of await testDialects()) {
     const t = useTestApp(dialect);
 
     it('DELETE trashes: 200 with status trash, slug __trashed, the ?p= url and no json_ld', async () => {
-      const venue = await t.api.post('/venues', { venue: 'Delete hall' }, { as: 'administrator' });
-      const event = await createEvent(t.api, 'administrator', { title: 'To Trash', slug: 'to-trash', venue: venue.json.id, cost: '10' });
+      const venue = await createVenueId(t.api, { venue: 'Delete hall' });
+      const event = await permEvent(t.api, 'administrator', { title: 'To Trash', slug: 'to-trash', venue, cost: '10' });
       t.api.now = new Date('2026-11-21T09:00:00Z');
       let res: TestResponse;
       try {
@@ -74,7 +74,7 @@ for (const dialect of await testDialects()) {
     });
 
     it('DELETE by slug trashes too; the trashed event no longer answers to its old slug', async () => {
-      const event = await createEvent(t.api, 'administrator', { slug: 'slug-to-trash' });
+      const event = await permEvent(t.api, 'administrator', { slug: 'slug-to-trash' });
       const res = await t.api.delete('/events/by-slug/slug-to-trash', { as: 'editor' });
       assert.equal(res.status, 200, res.text);
       assert.equal(res.json.id, event.id);
@@ -85,7 +85,7 @@ for (const dialect of await testDialects()) {
     });
 
     it('force=true by an editor deletes permanently: 200 with the last state, then 404', async () => {
-      const event = await createEvent(t.api, 'administrator', { slug: 'forced' });
+      const event = await permEvent(t.api, 'administrator', { slug: 'forced' });
       const res = await t.api.delete(`/events/${event.id}`, { as: 'editor', query: { force: 'true' } });
       assert.equal(res.status, 200, res.text);
       assert.deepEqual(res.json, event, 'the body is the event as it was');
@@ -97,13 +97,13 @@ for (const dialect of await testDialects()) {
     });
 
     it('force=true also removes an already trashed event (administrator), and works by slug', async () => {
-      const event = await createEvent(t.api, 'editor');
+      const event = await permEvent(t.api, 'editor');
       await t.api.delete(`/events/${event.id}`, { as: 'administrator' });
       const res = await t.api.delete(`/events/${event.id}`, { as: 'administrator', query: { force: true } });
       assert.equal(res.status, 200, res.text);
       assert.equal(res.json.status, 'trash');
       assert.equal((await t.api.get(`/events/${event.id}`, { as: 'administrator' })).status, 404);
-      const bySlug = await createEvent(t.api, 'author', { slug: 'forced-by-slug' });
+      const bySlug = await permEvent(t.api, 'author', { slug: 'forced-by-slug' });
       const forced = await t.api.delete('/events/by-slug/forced-by-slug', { as: 'administrator', query: { force: 1 } });
       assert.equal(forced.status, 200, forced.text);
       assert.equal(forced.json.status, 'publish');
@@ -111,11 +111,11 @@ for (const dialect of await testDialects()) {
     });
 
     it('force=true is for editors and administrators: an author (even on their own event) gets 403 and nothing changes', async () => {
-      const own = await createEvent(t.api, 'author');
+      const own = await permEvent(t.api, 'author');
       assertError(await t.api.delete(`/events/${own.id}`, { as: 'author', query: { force: 'true' } }), 403, FORBIDDEN_403);
       assertError(await t.api.delete(`/events/by-slug/${own.slug}`, { as: 'author', query: { force: 'true' } }), 403, FORBIDDEN_403);
       assert.deepEqual(await stored(t.api, own.id), { status: 200, code: undefined, title: own.title, state: 'publish', slug: own.slug });
-      const contributorDraft = await createEvent(t.api, 'contributor');
+      const contributorDraft = await permEvent(t.api, 'contributor');
       assertError(await t.api.delete(`/events/${contributorDraft.id}`, { as: 'contributor', query: { force: 'true' } }), 403, FORBIDDEN_403);
       assert.equal((await stored(t.api, contributorDraft.id)).state, 'draft');
       const plain = await t.api.delete(`/events/${own.id}`, { as: 'author', query: { force: 'false' } });
@@ -124,17 +124,17 @@ for (const dialect of await testDialects()) {
     });
 
     it('trashing a second event with the same slug works (slugs stay unique in the trash), by DELETE and by status', async () => {
-      const first = await createEvent(t.api, 'administrator', { title: 'Gig', slug: 'gig' });
+      const first = await permEvent(t.api, 'administrator', { title: 'Gig', slug: 'gig' });
       const firstTrashed = await t.api.delete(`/events/${first.id}`, { as: 'administrator' });
       assert.equal(firstTrashed.json.slug, 'gig__trashed');
-      const second = await createEvent(t.api, 'administrator', { title: 'Gig', slug: 'gig' });
+      const second = await permEvent(t.api, 'administrator', { title: 'Gig', slug: 'gig' });
       assert.equal(second.slug, 'gig', 'the trashed event no longer holds the slug');
       const secondTrashed = await t.api.delete(`/events/${second.id}`, { as: 'administrator' });
       assert.equal(secondTrashed.status, 200, secondTrashed.text);
       assert.equal(secondTrashed.json.status, 'trash');
       assert.match(secondTrashed.json.slug, /^gig(-\d+)?__trashed(-\d+)?$/);
       assert.notEqual(secondTrashed.json.slug, 'gig__trashed');
-      const third = await createEvent(t.api, 'administrator', { title: 'Gig', slug: 'gig' });
+      const third = await permEvent(t.api, 'administrator', { title: 'Gig', slug: 'gig' });
       const byStatus = await t.api.patch(`/events/${third.id}`, { status: 'trash' }, { as: 'administrator' });
       assert.equal(byStatus.status, 200, byStatus.text);
       assert.equal(byStatus.json.status, 'trash');
@@ -150,9 +150,9 @@ for (const dialect of await testDialects()) {
         assertError(await t.api.put('/events/999999', { title: 'Ghost' }, { as }), 404, notFound, `PUT as ${as}`);
       }
       assertError(await t.api.delete('/events/by-slug/no-such-event'), 404, { code: 'rest-event-not-found', message: 'Event with slug no-such-event does not exist.', data: { status: 404 } });
-      const venue = await t.api.post('/venues', { venue: 'Undeletable as event' }, { as: 'administrator' });
-      assertError(await t.api.delete(`/events/${venue.json.id}`, { as: 'administrator' }), 400, { code: 'rest-invalid-event-id', message: 'The specified ID is not a valid event.', data: { status: 400 } });
-      assert.equal((await t.api.get(`/venues/${venue.json.id}`)).json.status, 'publish');
+      const venue = await createVenueId(t.api, { venue: 'Undeletable as event' });
+      assertError(await t.api.delete(`/events/${venue}`, { as: 'administrator' }), 400, { code: 'rest-invalid-event-id', message: 'The specified ID is not a valid event.', data: { status: 400 } });
+      assert.equal((await t.api.get(`/venues/${venue}`)).json.status, 'publish');
     });
   });
 
@@ -162,8 +162,8 @@ for (const dialect of await testDialects()) {
       const path = (event: Json) => (via === 'id' ? `/events/${event.id}` : `/events/by-slug/${event.slug}`);
 
       it('AZ-13 / AZ-14 / AZ-15: anonymous edit and delete are 401; a subscriber gets 403; nothing changes', async () => {
-        const event = await createEvent(t.api, 'administrator');
-        const draft = await createEvent(t.api, 'contributor');
+        const event = await permEvent(t.api, 'administrator');
+        const draft = await permEvent(t.api, 'contributor');
         for (const target of [event, draft]) {
           assertError(await t.api.put(path(target), { title: 'Hacked' }), 401, FORBIDDEN_401, 'anonymous PUT');
           assertError(await t.api.post(path(target), { title: 'Hacked' }), 401, FORBIDDEN_401, 'anonymous POST');
@@ -175,7 +175,7 @@ for (const dialect of await testDialects()) {
       });
 
       it('AZ-01 / AZ-03: a contributor cannot edit or delete an administrator\'s event', async () => {
-        const event = await createEvent(t.api, 'administrator');
+        const event = await permEvent(t.api, 'administrator');
         assertError(await t.api.put(path(event), { title: 'Hacked Title' }, { as: 'contributor' }), 403, FORBIDDEN_403, 'PUT');
         assertError(await t.api.delete(path(event), { as: 'contributor', query: { force: 'true' } }), 403, FORBIDDEN_403, 'DELETE force');
         assertError(await t.api.delete(path(event), { as: 'contributor' }), 403, FORBIDDEN_403, 'DELETE');
@@ -191,14 +191,14 @@ for (const dialect of await testDialects()) {
       });
 
       it('AZ-05 / AZ-06: a contributor can edit and delete their own draft, but not another contributor\'s', async () => {
-        const mine = await createEvent(t.api, 'contributor');
+        const mine = await permEvent(t.api, 'contributor');
         assert.equal(mine.status, 'draft');
         const edited = await t.api.put(path(mine), { title: 'Updated Draft Title' }, { as: 'contributor' });
         assert.equal(edited.status, 200, edited.text);
         assert.equal(edited.json.title, 'Updated Draft Title');
         assert.equal(edited.json.status, 'draft');
         const other = await t.api.otherUser('contributor', `other-contributor-${via}`);
-        const theirs = await createEvent(t.api, { authorization: other.header });
+        const theirs = await permEvent(t.api, { authorization: other.header });
         assertError(await t.api.put(path(theirs), { title: 'Not mine' }, { as: 'contributor' }), 403, FORBIDDEN_403, 'other contributor PUT');
         assertError(await t.api.delete(path(theirs), { as: 'contributor' }), 403, FORBIDDEN_403, 'other contributor DELETE');
         assert.equal((await stored(t.api, theirs.id)).state, 'draft');
@@ -208,7 +208,7 @@ for (const dialect of await testDialects()) {
       });
 
       it('contributor status scaling on update: publish and future become pending; a pending event stays editable', async () => {
-        const draft = await createEvent(t.api, 'contributor');
+        const draft = await permEvent(t.api, 'contributor');
         const res = await t.api.patch(path(draft), { status: 'publish' }, { as: 'contributor' });
         assert.equal(res.status, 200, res.text);
         assert.equal(res.json.status, 'pending');
@@ -225,16 +225,16 @@ for (const dialect of await testDialects()) {
       });
 
       it('an author may edit and delete their own events, not other users\'', async () => {
-        const own = await createEvent(t.api, 'author');
+        const own = await permEvent(t.api, 'author');
         assert.equal(own.status, 'publish');
         const edited = await t.api.put(path(own), { title: 'Author edit', status: 'publish' }, { as: 'author' });
         assert.equal(edited.status, 200, edited.text);
         assert.equal(edited.json.status, 'publish');
-        const admins = await createEvent(t.api, 'administrator');
+        const admins = await permEvent(t.api, 'administrator');
         assertError(await t.api.put(path(admins), { title: 'Author hack' }, { as: 'author' }), 403, FORBIDDEN_403, 'PUT admin event');
         assertError(await t.api.delete(path(admins), { as: 'author' }), 403, FORBIDDEN_403, 'DELETE admin event');
         const otherAuthor = await t.api.otherUser('author', `other-author-${via}`);
-        const theirDraft = await createEvent(t.api, { authorization: otherAuthor.header }, { status: 'draft' });
+        const theirDraft = await permEvent(t.api, { authorization: otherAuthor.header }, { status: 'draft' });
         assertError(await t.api.put(path(theirDraft), { title: 'Author hack' }, { as: 'author' }), 403, FORBIDDEN_403, 'PUT other author draft');
         assert.deepEqual(await stored(t.api, admins.id), { status: 200, code: undefined, title: admins.title, state: 'publish', slug: admins.slug });
         const deleted = await t.api.delete(path(own), { as: 'author' });
@@ -243,7 +243,7 @@ for (const dialect of await testDialects()) {
       });
 
       it('AZ-07 / AZ-08: editors and administrators may edit and delete others\' events', async () => {
-        const admins = await createEvent(t.api, 'administrator');
+        const admins = await permEvent(t.api, 'administrator');
         const edited = await t.api.put(path(admins), { title: 'Edited by Editor' }, { as: 'editor' });
         assert.equal(edited.status, 200, edited.text);
         assert.equal(edited.json.title, 'Edited by Editor');
@@ -251,8 +251,8 @@ for (const dialect of await testDialects()) {
         const forced = await t.api.delete(path(admins), { as: 'editor', query: { force: 'true' } });
         assert.equal(forced.status, 200, forced.text);
         assert.equal((await t.api.get(`/events/${admins.id}`, { as: 'administrator' })).status, 404);
-        const editors = await createEvent(t.api, 'editor');
-        const contributorDraft = await createEvent(t.api, 'contributor');
+        const editors = await permEvent(t.api, 'editor');
+        const contributorDraft = await permEvent(t.api, 'contributor');
         for (const target of [editors, contributorDraft]) {
           const res = await t.api.patch(path(target), { title: 'Edited by Admin' }, { as: 'administrator' });
           assert.equal(res.status, 200, res.text);
@@ -269,7 +269,7 @@ for (const dialect of await testDialects()) {
     const t = useTestApp(dialect);
 
     it('a contributor cannot trash or edit another user\'s published event through /events/by-slug/{slug}', async () => {
-      const event = await createEvent(t.api, 'author', { title: 'Slug Target', slug: 'slug-target' });
+      const event = await permEvent(t.api, 'author', { title: 'Slug Target', slug: 'slug-target' });
       const before = (await t.api.get(`/events/${event.id}`)).json;
       assertError(await t.api.delete('/events/by-slug/slug-target', { as: 'contributor' }), 403, FORBIDDEN_403, 'DELETE');
       assertError(await t.api.post('/events/by-slug/slug-target', { title: 'Hijacked', slug: 'hijacked' }, { as: 'contributor' }), 403, FORBIDDEN_403, 'POST');
@@ -279,7 +279,7 @@ for (const dialect of await testDialects()) {
     });
 
     it('input is validated before permissions: bad bodies are 400 even for anonymous and subscribers', async () => {
-      const event = await createEvent(t.api, 'administrator', { slug: 'validated-first' });
+      const event = await permEvent(t.api, 'administrator', { slug: 'validated-first' });
       const missing = await t.api.post('/events', {});
       assertError(missing, 400, { code: 'rest_missing_callback_param', message: 'Missing parameter(s): title, start_date, end_date', data: { status: 400, params: ['title', 'start_date', 'end_date'] } });
       const badDate = await t.api.post('/events', { title: 'Anon', start_date: 'not-a-date', end_date: '2026-12-21 20:00:00' });
@@ -307,7 +307,7 @@ for (const dialect of await testDialects()) {
     });
 
     it('a malformed Authorization header is 401 incorrect_password, never anonymous', async () => {
-      const event = await createEvent(t.api, 'administrator');
+      const event = await permEvent(t.api, 'administrator');
       const res = await t.api.delete(`/events/${event.id}`, { as: { authorization: 'Basic bm9ib2R5Om5vcGU=' } });
       assert.equal(res.status, 401);
       assert.equal(res.json.code, 'incorrect_password');

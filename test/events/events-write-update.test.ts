@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { testDialects } from '../helpers/databases.js';
 import { DEFAULT_NOW, useTestApp, type TestApi, type TestResponse } from '../helpers/app.js';
+import { createEvent, createOrganizer, createTerm, createVenue } from '../helpers/factories.js';
 
 const BASE = 'http://127.0.0.1:8080';
 const LATER = new Date('2026-11-22T10:15:30Z');
@@ -56,40 +57,35 @@ let sequence = 0;
 async function fullEvent(api: TestApi, extra: Record<string, unknown> = {}): Promise<Fixture> {
   sequence += 1;
   const n = sequence;
-  const venue = (await api.post('/venues', { venue: `Hall ${n}`, city: 'Springfield' }, { as: 'administrator' })).json;
-  const otherVenue = (await api.post('/venues', { venue: `Other hall ${n}` }, { as: 'administrator' })).json;
-  const o1 = (await api.post('/organizers', { organizer: `Organizer ${n}a` }, { as: 'administrator' })).json;
-  const o2 = (await api.post('/organizers', { organizer: `Organizer ${n}b` }, { as: 'administrator' })).json;
-  const c1 = (await api.post('/categories', { name: `Cat ${n}a` }, { as: 'administrator' })).json;
-  const c2 = (await api.post('/categories', { name: `Cat ${n}b` }, { as: 'administrator' })).json;
-  const t1 = (await api.post('/tags', { name: `tag ${n}a` }, { as: 'administrator' })).json;
-  const t2 = (await api.post('/tags', { name: `tag ${n}b` }, { as: 'administrator' })).json;
-  const res = await api.post(
-    '/events',
-    {
-      title: `Full event ${n}`,
-      description: 'A full description',
-      excerpt: 'A full excerpt',
-      timezone: 'America/New_York',
-      ...DAY,
-      venue: venue.id,
-      organizer: [o1.id, o2.id],
-      categories: [c1.id, c2.id],
-      tags: [t1.id, t2.id],
-      cost: '15$',
-      website: 'https://example.org/full',
-      show_map: true,
-      show_map_link: true,
-      sticky: true,
-      featured: true,
-      image: `https://example.org/images/full-${n}.png`,
-      status: 'publish',
-      ...extra,
-    },
-    { as: 'administrator' },
-  );
-  assert.equal(res.status, 201, res.text);
-  return { event: res.json, venue, otherVenue, o1, o2, c1, c2, t1, t2 };
+  const venue = await createVenue(api, { venue: `Hall ${n}`, city: 'Springfield' });
+  const otherVenue = await createVenue(api, { venue: `Other hall ${n}` });
+  const o1 = await createOrganizer(api, { organizer: `Organizer ${n}a` });
+  const o2 = await createOrganizer(api, { organizer: `Organizer ${n}b` });
+  const c1 = await createTerm(api, 'categories', { name: `Cat ${n}a` });
+  const c2 = await createTerm(api, 'categories', { name: `Cat ${n}b` });
+  const t1 = await createTerm(api, 'tags', { name: `tag ${n}a` });
+  const t2 = await createTerm(api, 'tags', { name: `tag ${n}b` });
+  const event = await createEvent(api, {
+    title: `Full event ${n}`,
+    description: 'A full description',
+    excerpt: 'A full excerpt',
+    timezone: 'America/New_York',
+    ...DAY,
+    venue: venue.id,
+    organizer: [o1.id, o2.id],
+    categories: [c1.id, c2.id],
+    tags: [t1.id, t2.id],
+    cost: '15$',
+    website: 'https://example.org/full',
+    show_map: true,
+    show_map_link: true,
+    sticky: true,
+    featured: true,
+    image: `https://example.org/images/full-${n}.png`,
+    status: 'publish',
+    ...extra,
+  });
+  return { event, venue, otherVenue, o1, o2, c1, c2, t1, t2 };
 }
 
 async function termCount(api: TestApi, taxonomy: 'categories' | 'tags', id: number): Promise<number> {

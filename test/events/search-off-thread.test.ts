@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import type { Worker } from 'node:worker_threads';
 import { testDialects } from '../helpers/databases.js';
 import { useTestApp } from '../helpers/app.js';
+import { createEventId } from '../helpers/factories.js';
 import { connect } from '../../src/db/connect.js';
 import { eventsThatMayContain } from '../../src/modules/events/search/search.repository.js';
 
@@ -17,11 +18,7 @@ for (const dialect of await testDialects()) {
 
     it('give the same events as the connection; a failed read is an error; after three dead workers the connection reads', async () => {
       await t.api.clearContent();
-      const create = async (title: string) => {
-        const res = await t.api.post('/events', { title, status: 'publish', start_date: '2027-05-01 19:00:00', end_date: '2027-05-01 21:00:00' }, { as: 'editor' });
-        assert.equal(res.status, 201, res.text);
-        return res.json.id as number;
-      };
+      const create = (title: string) => createEventId(t.api, { title, status: 'publish', start_date: '2027-05-01 19:00:00', end_date: '2027-05-01 21:00:00' }, 'editor');
       const jazzNight = await create('Jazz night');
       await create('Blues evening');
       const lateJazz = await create('Late JAZZ');

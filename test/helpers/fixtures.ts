@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { TestResponse } from './app.js';
+import type { TestApi, TestResponse, Who } from './app.js';
 
 /** Bodies of the TEC live transcript's POST /venues and POST /organizers (tec-live-transcript.md §2). */
 export const TRANSCRIPT_VENUE = {
@@ -43,4 +43,28 @@ export function assertTotals(res: TestResponse, total: number, pages: number): v
   assert.equal(res.headers['x-tec-totalpages'], String(pages));
   assert.equal(res.headers['x-wp-total'], String(total));
   assert.equal(res.headers['x-wp-totalpages'], String(pages));
+}
+
+/** GETs a list (`/events`, `/venues`, …) and asserts 200; `query` is an object or an already encoded query string. */
+export async function list(api: TestApi, path: string, query: Query | string = {}, as: Who = 'anonymous'): Promise<TestResponse> {
+  const res = typeof query === 'string' ? await api.get(`${path}?${query}`, { as }) : await api.get(path, { query, as });
+  assert.equal(res.status, 200, res.text);
+  return res;
+}
+
+/** The ids of a list response's items (its one array: `events`, `venues`, `categories`, …), in order. */
+export function ids(res: TestResponse): number[] {
+  const items = Object.values(res.json ?? {}).find(Array.isArray);
+  assert.ok(items, `not a list response: ${res.text}`);
+  return items.map((item: { id: number }) => item.id);
+}
+
+/** list(), then ids(). */
+export async function listIds(api: TestApi, path: string, query: Query | string = {}, as: Who = 'anonymous'): Promise<number[]> {
+  return ids(await list(api, path, query, as));
+}
+
+/** Ids in ascending order, for comparing sets. */
+export function sorted(values: number[]): number[] {
+  return [...values].sort((a, b) => a - b);
 }

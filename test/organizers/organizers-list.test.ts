@@ -1,30 +1,21 @@
 import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
-import { assertTotals } from '../helpers/fixtures.js';
+import { assertTotals, ids, sorted } from '../helpers/fixtures.js';
 import { testDialects } from '../helpers/databases.js';
-import { DEFAULT_NOW, useTestApp, type TestApi, type TestResponse, type Who } from '../helpers/app.js';
-import { insertEvent } from '../helpers/factories.js';
+import { DEFAULT_NOW, useTestApp, type TestApi, type TestResponse } from '../helpers/app.js';
+import { createOrganizerId, insertEvent } from '../helpers/factories.js';
 
 const BASE = 'http://127.0.0.1:8080';
 const LIST = `${BASE}/calendar/events/v1/organizers/`;
 const NOW = Math.floor(DEFAULT_NOW.getTime() / 1000);
 const DAY = 86_400;
 
-/** Creates an organizer through the API (as an editor unless told) and returns its id. */
-async function organizer(api: TestApi, body: Record<string, unknown>, as: Who = 'editor'): Promise<number> {
-  const res = await api.post('/organizers', body, { as });
-  assert.equal(res.status, 201, res.text);
-  return res.json.id as number;
-}
-
+/** `count` organizers (created by an editor) named `${prefix} 0`, `${prefix} 1`, …; returns their ids. */
 async function organizers(api: TestApi, count: number, prefix = 'Organizer'): Promise<number[]> {
-  const ids: number[] = [];
-  for (let i = 0; i < count; i++) ids.push(await organizer(api, { organizer: `${prefix} ${i}` }));
-  return ids;
+  const created: number[] = [];
+  for (let i = 0; i < count; i++) created.push(await createOrganizerId(api, { organizer: `${prefix} ${i}` }, 'editor'));
+  return created;
 }
-
-const ids = (res: TestResponse): number[] => res.json.organizers.map((item: { id: number }) => item.id);
-const sorted = (values: number[]): number[] => [...values].sort((a, b) => a - b);
 
 function assertEmptyEnvelope(res: TestResponse, restUrl: string): void {
   assert.equal(res.status, 200, res.text);
@@ -61,7 +52,7 @@ for (const dialect of await testDialects()) {
     });
 
     it('list items are the single representation without json_ld', async () => {
-      const id = await organizer(t.api, { organizer: 'Listed Org', description: 'Listed.', email: 'l@example.org', phone: '1', website: 'https://example.org/l' });
+      const id = await createOrganizerId(t.api, { organizer: 'Listed Org', description: 'Listed.', email: 'l@example.org', phone: '1', website: 'https://example.org/l' }, 'editor');
       const res = await t.api.get('/organizers');
       assert.equal(res.status, 200);
       assertTotals(res, 1, 1);
@@ -73,12 +64,12 @@ for (const dialect of await testDialects()) {
     });
 
     it('orders by publication date descending, then id descending', async () => {
-      const march = await organizer(t.api, { organizer: 'March', date: '2026-03-01 10:00:00' });
-      const mayFirst = await organizer(t.api, { organizer: 'May first', date: '2026-05-01 10:00:00' });
-      const lastYear = await organizer(t.api, { organizer: 'Last year', date: '2025-12-31 23:59:59' });
-      const maySecond = await organizer(t.api, { organizer: 'May second', date: '2026-05-01 10:00:00' });
-      const april = await organizer(t.api, { organizer: 'April', date_utc: '2026-04-01 00:00:00' });
-      const today = await organizer(t.api, { organizer: 'Today' });
+      const march = await createOrganizerId(t.api, { organizer: 'March', date: '2026-03-01 10:00:00' }, 'editor');
+      const mayFirst = await createOrganizerId(t.api, { organizer: 'May first', date: '2026-05-01 10:00:00' }, 'editor');
+      const lastYear = await createOrganizerId(t.api, { organizer: 'Last year', date: '2025-12-31 23:59:59' }, 'editor');
+      const maySecond = await createOrganizerId(t.api, { organizer: 'May second', date: '2026-05-01 10:00:00' }, 'editor');
+      const april = await createOrganizerId(t.api, { organizer: 'April', date_utc: '2026-04-01 00:00:00' }, 'editor');
+      const today = await createOrganizerId(t.api, { organizer: 'Today' }, 'editor');
       // A later modification does not move an item.
       t.api.now = new Date(DEFAULT_NOW.getTime() + 3_600_000);
       try {
@@ -161,7 +152,7 @@ for (const dialect of await testDialects()) {
 
     it('drafts are hidden from anonymous callers and shown to editors (OA-13/14)', async () => {
       const drafts: number[] = [];
-      for (const name of ['Draft A', 'Draft B', 'Draft C']) drafts.push(await organizer(t.api, { organizer: name, status: 'draft' }));
+      for (const name of ['Draft A', 'Draft B', 'Draft C']) drafts.push(await createOrganizerId(t.api, { organizer: name, status: 'draft' }, 'editor'));
       assertEmptyEnvelope(await t.api.get('/organizers'), `${LIST}?page=1&per_page=10&status=publish`);
       const subscriber = await t.api.get('/organizers', { as: 'subscriber' });
       assert.equal(subscriber.status, 200);
@@ -176,7 +167,7 @@ for (const dialect of await testDialects()) {
     it('status filters: editors choose any statuses, anonymous callers only publish (OA-15..17)', async () => {
       const byStatus: Record<string, number[]> = { publish: [], draft: [], pending: [] };
       for (const status of ['publish', 'draft', 'pending']) {
-        for (let i = 0; i < 3; i++) byStatus[status].push(await organizer(t.api, { organizer: `${status} ${i}`, status }));
+        for (let i = 0; i < 3; i++) byStatus[status].push(await createOrganizerId(t.api, { organizer: `${status} ${i}`, status }, 'editor'));
       }
       const editorPublish = await t.api.get('/organizers', { as: 'editor', query: { status: 'publish' } });
       assert.deepEqual(sorted(ids(editorPublish)), byStatus.publish);
@@ -203,12 +194,12 @@ for (const dialect of await testDialects()) {
     });
 
     it("a contributor sees published organizers and their own drafts, not another contributor's", async () => {
-      const published = await organizer(t.api, { organizer: 'Public Org' });
-      const mine = await organizer(t.api, { organizer: 'My Draft Org' }, 'contributor');
-      const minePending = await organizer(t.api, { organizer: 'My Pending Org', status: 'publish' }, 'contributor');
+      const published = await createOrganizerId(t.api, { organizer: 'Public Org' }, 'editor');
+      const mine = await createOrganizerId(t.api, { organizer: 'My Draft Org' }, 'contributor');
+      const minePending = await createOrganizerId(t.api, { organizer: 'My Pending Org', status: 'publish' }, 'contributor');
       const other = await t.api.otherUser('contributor', 'contrib2');
-      const theirs = await organizer(t.api, { organizer: 'Their Draft Org' }, { authorization: other.header });
-      const editorDraft = await organizer(t.api, { organizer: 'Editor Draft Org', status: 'draft' });
+      const theirs = await createOrganizerId(t.api, { organizer: 'Their Draft Org' }, { authorization: other.header });
+      const editorDraft = await createOrganizerId(t.api, { organizer: 'Editor Draft Org', status: 'draft' }, 'editor');
 
       const res = await t.api.get('/organizers', { as: 'contributor' });
       assert.equal(res.status, 200);
@@ -225,7 +216,7 @@ for (const dialect of await testDialects()) {
     it('search matches title, description or excerpt; all words within one field (OS-01..03)', async () => {
       const made: Record<string, number> = {};
       for (const word of ['foo', 'baz', 'bar']) {
-        made[word] = await organizer(t.api, { organizer: `Organizer ${word}`, description: `Content ${word}`, excerpt: `Excerpt ${word}` });
+        made[word] = await createOrganizerId(t.api, { organizer: `Organizer ${word}`, description: `Content ${word}`, excerpt: `Excerpt ${word}` }, 'editor');
       }
       const cases: [string, number[]][] = [
         ['Organizer', [made.bar, made.baz, made.foo]],
@@ -255,9 +246,9 @@ for (const dialect of await testDialects()) {
     });
 
     it('search looks into phone, e-mail and website (OS-04)', async () => {
-      const foo = await organizer(t.api, { organizer: 'Organizer Foo', phone: '111111111', email: 'one@common.com', website: 'http://one.com' });
-      const bar = await organizer(t.api, { organizer: 'Organizer Bar', phone: '111112222', email: 'two@common.com', website: 'http://two.com' });
-      const baz = await organizer(t.api, { organizer: 'Organizer Baz', phone: '222223333', email: 'three@three.com', website: 'http://three.com' });
+      const foo = await createOrganizerId(t.api, { organizer: 'Organizer Foo', phone: '111111111', email: 'one@common.com', website: 'http://one.com' }, 'editor');
+      const bar = await createOrganizerId(t.api, { organizer: 'Organizer Bar', phone: '111112222', email: 'two@common.com', website: 'http://two.com' }, 'editor');
+      const baz = await createOrganizerId(t.api, { organizer: 'Organizer Baz', phone: '222223333', email: 'three@three.com', website: 'http://three.com' }, 'editor');
       const cases: [string, number[]][] = [
         ['woo', []],
         ['Organizer', [baz, bar, foo]],
@@ -278,10 +269,10 @@ for (const dialect of await testDialects()) {
     });
 
     it('search never matches trashed organizers, and drafts only for editors', async () => {
-      const trashed = await organizer(t.api, { organizer: 'Needle trashed' });
+      const trashed = await createOrganizerId(t.api, { organizer: 'Needle trashed' }, 'editor');
       await t.api.delete(`/organizers/${trashed}`, { as: 'editor' });
-      const draft = await organizer(t.api, { organizer: 'Needle draft', status: 'draft' });
-      const published = await organizer(t.api, { organizer: 'Needle published' });
+      const draft = await createOrganizerId(t.api, { organizer: 'Needle draft', status: 'draft' }, 'editor');
+      const published = await createOrganizerId(t.api, { organizer: 'Needle published' }, 'editor');
       assert.deepEqual(ids(await t.api.get('/organizers', { query: { search: 'needle' } })), [published]);
       assert.deepEqual(ids(await t.api.get('/organizers', { as: 'editor', query: { search: 'needle' } })), [published, draft]);
     });
@@ -291,7 +282,7 @@ for (const dialect of await testDialects()) {
       const eventAB = await insertEvent(t.api.db, { organizerIds: [a, b] });
       const eventC = await insertEvent(t.api.db, { organizerIds: [c] });
       const bare = await insertEvent(t.api.db, {});
-      const draftOrg = await organizer(t.api, { organizer: 'Draft linked', status: 'draft' });
+      const draftOrg = await createOrganizerId(t.api, { organizer: 'Draft linked', status: 'draft' }, 'editor');
       const eventDraftOrg = await insertEvent(t.api.db, { organizerIds: [draftOrg] });
 
       const ab = await t.api.get('/organizers', { query: { event: eventAB } });
@@ -357,7 +348,7 @@ for (const dialect of await testDialects()) {
     });
 
     it('has_events combines with visibility: draft organizers with events only for editors', async () => {
-      const draftOrg = await organizer(t.api, { organizer: 'Draft with events', status: 'draft' });
+      const draftOrg = await createOrganizerId(t.api, { organizer: 'Draft with events', status: 'draft' }, 'editor');
       const [published] = await organizers(t.api, 1);
       await insertEvent(t.api.db, { organizerIds: [draftOrg, published] });
       assert.deepEqual(ids(await t.api.get('/organizers', { query: { has_events: true } })), [published]);
@@ -425,8 +416,8 @@ for (const dialect of await testDialects()) {
     });
 
     it('links carry every filter, URL-encoded, so following them never widens the result', async () => {
-      for (let i = 0; i < 3; i++) await organizer(t.api, { organizer: `Org ${i}`, email: `o${i}@common.com` });
-      await organizer(t.api, { organizer: 'Other', email: 'x@else.org' });
+      for (let i = 0; i < 3; i++) await createOrganizerId(t.api, { organizer: `Org ${i}`, email: `o${i}@common.com` }, 'editor');
+      await createOrganizerId(t.api, { organizer: 'Other', email: 'x@else.org' }, 'editor');
       const first = await t.api.get('/organizers', { query: { search: '@common.com', has_events: 'false', per_page: 2 } });
       assert.equal(first.status, 200);
       assertTotals(first, 3, 2);

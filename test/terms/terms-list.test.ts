@@ -1,18 +1,11 @@
 import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
 import { testDialects } from '../helpers/databases.js';
-import { useTestApp, type TestApi } from '../helpers/app.js';
-import { insertEvent } from '../helpers/factories.js';
+import { useTestApp } from '../helpers/app.js';
+import { createTerm, createTermId, insertEvent } from '../helpers/factories.js';
+import { ids } from '../helpers/fixtures.js';
 
 const API = 'http://127.0.0.1:8080/calendar/events/v1';
-
-async function category(api: TestApi, name: string, extra: Record<string, unknown> = {}): Promise<number> {
-  const res = await api.post('/categories', { name, ...extra }, { as: 'editor' });
-  assert.equal(res.status, 201, res.text);
-  return res.json.id;
-}
-
-const ids = (list: { id: number }[]) => list.map((term) => term.id);
 
 for (const dialect of await testDialects()) {
   describe(`GET /categories and /tags [${dialect}]`, () => {
@@ -31,13 +24,13 @@ for (const dialect of await testDialects()) {
     });
 
     it('hides terms without published events by default (hide_empty=true)', async () => {
-      const used = await category(t.api, 'Used');
-      const draftOnly = await category(t.api, 'Draft only');
-      await category(t.api, 'Unused');
+      const used = await createTermId(t.api, 'categories', { name: 'Used' }, 'editor');
+      const draftOnly = await createTermId(t.api, 'categories', { name: 'Draft only' }, 'editor');
+      await createTermId(t.api, 'categories', { name: 'Unused' }, 'editor');
       await insertEvent(t.api.db, { termIds: [used] });
       await insertEvent(t.api.db, { termIds: [draftOnly], status: 'draft' });
       const byDefault = await t.api.get('/categories');
-      assert.deepEqual(ids(byDefault.json.categories), [used]);
+      assert.deepEqual(ids(byDefault), [used]);
       assert.equal(byDefault.json.categories[0].count, 1);
       const all = await t.api.get('/categories', { query: { hide_empty: 'false' } });
       assert.equal(all.json.total, 3);
@@ -45,18 +38,18 @@ for (const dialect of await testDialects()) {
     });
 
     it('orders by name (case-insensitive) by default and by id, slug, count or include on request', async () => {
-      const b = await category(t.api, 'b');
-      const A = await category(t.api, 'A');
-      const C = await category(t.api, 'C');
+      const b = await createTermId(t.api, 'categories', { name: 'b' }, 'editor');
+      const A = await createTermId(t.api, 'categories', { name: 'A' }, 'editor');
+      const C = await createTermId(t.api, 'categories', { name: 'C' }, 'editor');
       await insertEvent(t.api.db, { termIds: [C] });
       await insertEvent(t.api.db, { termIds: [C, b] });
       const q = (extra: Record<string, string>) => t.api.get('/categories', { query: { hide_empty: '0', ...extra } });
-      assert.deepEqual(ids((await q({})).json.categories), [A, b, C]);
-      assert.deepEqual(ids((await q({ orderby: 'id', order: 'desc' })).json.categories), [C, A, b]);
-      assert.deepEqual(ids((await q({ orderby: 'id', order: 'ASC' })).json.categories), [b, A, C]);
-      assert.deepEqual(ids((await q({ orderby: 'name', order: 'desc' })).json.categories), [C, b, A]);
-      assert.deepEqual(ids((await q({ orderby: 'count', order: 'desc' })).json.categories), [C, b, A]);
-      assert.deepEqual(ids((await q({ orderby: 'include', include: `${C},${A},${b}` })).json.categories), [C, A, b]);
+      assert.deepEqual(ids(await q({})), [A, b, C]);
+      assert.deepEqual(ids(await q({ orderby: 'id', order: 'desc' })), [C, A, b]);
+      assert.deepEqual(ids(await q({ orderby: 'id', order: 'ASC' })), [b, A, C]);
+      assert.deepEqual(ids(await q({ orderby: 'name', order: 'desc' })), [C, b, A]);
+      assert.deepEqual(ids(await q({ orderby: 'count', order: 'desc' })), [C, b, A]);
+      assert.deepEqual(ids(await q({ orderby: 'include', include: `${C},${A},${b}` })), [C, A, b]);
     });
 
     it('rejects unknown or empty order and orderby values', async () => {
@@ -69,10 +62,10 @@ for (const dialect of await testDialects()) {
     });
 
     it('search matches a substring of the name or the slug, case-insensitively', async () => {
-      await category(t.api, 'Foo');
-      await category(t.api, 'Bar');
-      await category(t.api, 'Baz');
-      await category(t.api, 'One', { slug: 'foo-bar' });
+      await createTermId(t.api, 'categories', { name: 'Foo' }, 'editor');
+      await createTermId(t.api, 'categories', { name: 'Bar' }, 'editor');
+      await createTermId(t.api, 'categories', { name: 'Baz' }, 'editor');
+      await createTermId(t.api, 'categories', { name: 'One', slug: 'foo-bar' }, 'editor');
       const foo = await t.api.get('/categories', { query: { hide_empty: '0', search: 'FOO' } });
       assert.equal(foo.json.total, 2);
       const bar = await t.api.get('/categories', { query: { hide_empty: '0', search: 'bar' } });
@@ -87,8 +80,8 @@ for (const dialect of await testDialects()) {
     });
 
     it('slug filters by exact slug; an empty slug is 400', async () => {
-      await category(t.api, 'Alpha', { slug: 'a' });
-      await category(t.api, 'Alphabet', { slug: 'ab' });
+      await createTermId(t.api, 'categories', { name: 'Alpha', slug: 'a' }, 'editor');
+      await createTermId(t.api, 'categories', { name: 'Alphabet', slug: 'ab' }, 'editor');
       const a = await t.api.get('/categories', { query: { hide_empty: '0', slug: 'a' } });
       assert.deepEqual(a.json.categories.map((c: { slug: string }) => c.slug), ['a']);
       const none = await t.api.get('/tags', { query: { hide_empty: '0', slug: 'foo' } });
@@ -97,15 +90,15 @@ for (const dialect of await testDialects()) {
     });
 
     it('include and exclude take ids (CSV or repeated) or slugs; unknown ones are 400', async () => {
-      const one = await category(t.api, 'one');
-      const two = await category(t.api, 'two');
-      const three = await category(t.api, 'three');
+      const one = await createTermId(t.api, 'categories', { name: 'one' }, 'editor');
+      const two = await createTermId(t.api, 'categories', { name: 'two' }, 'editor');
+      const three = await createTermId(t.api, 'categories', { name: 'three' }, 'editor');
       const q = (query: Record<string, string | string[] | undefined>) => t.api.get('/categories', { query: { hide_empty: '0', ...query } });
-      assert.deepEqual(ids((await q({ include: String(one) })).json.categories), [one]);
+      assert.deepEqual(ids(await q({ include: String(one) })), [one]);
       assert.equal((await q({ include: `${one},${two},${three}` })).json.total, 3);
       assert.equal((await q({ exclude: String(one) })).json.total, 2);
-      assert.deepEqual(ids((await q({ 'exclude[]': [String(one), String(two)] })).json.categories), [three]);
-      assert.deepEqual(ids((await q({ include: 'two' })).json.categories), [two]);
+      assert.deepEqual(ids(await q({ 'exclude[]': [String(one), String(two)] })), [three]);
+      assert.deepEqual(ids(await q({ include: 'two' })), [two]);
       for (const query of [{ include: '2389,1235' }, { exclude: '999999' }, { include: 'no-such-slug' }]) {
         const res = await q(query);
         assert.equal(res.status, 400, JSON.stringify(query));
@@ -114,10 +107,10 @@ for (const dialect of await testDialects()) {
     });
 
     it('parent lists direct children; unknown or empty parent is 400; 0 lists top-level terms', async () => {
-      const b = await category(t.api, 'b');
-      await category(t.api, 'A', { parent: b });
-      await category(t.api, 'C');
-      await category(t.api, 'D', { parent: b });
+      const b = await createTermId(t.api, 'categories', { name: 'b' }, 'editor');
+      await createTermId(t.api, 'categories', { name: 'A', parent: b }, 'editor');
+      await createTermId(t.api, 'categories', { name: 'C' }, 'editor');
+      await createTermId(t.api, 'categories', { name: 'D', parent: b }, 'editor');
       assert.equal((await t.api.get('/categories', { query: { hide_empty: '0', parent: b } })).json.total, 2);
       assert.equal((await t.api.get('/categories', { query: { hide_empty: '0', parent: 0 } })).json.total, 2);
       for (const parent of ['2389', '', 'x']) {
@@ -126,21 +119,21 @@ for (const dialect of await testDialects()) {
     });
 
     it('post and event filter by event; event wins over post; unknown events are 400', async () => {
-      const b = await category(t.api, 'b');
-      const A = await category(t.api, 'A');
-      const C = await category(t.api, 'C');
+      const b = await createTermId(t.api, 'categories', { name: 'b' }, 'editor');
+      const A = await createTermId(t.api, 'categories', { name: 'A' }, 'editor');
+      const C = await createTermId(t.api, 'categories', { name: 'C' }, 'editor');
       const first = await insertEvent(t.api.db, { termIds: [b, C] });
       const second = await insertEvent(t.api.db, { termIds: [A] });
-      assert.deepEqual(ids((await t.api.get('/categories', { query: { post: first } })).json.categories), [b, C]);
-      assert.deepEqual(ids((await t.api.get('/categories', { query: { event: first } })).json.categories), [b, C]);
-      assert.deepEqual(ids((await t.api.get('/categories', { query: { post: first, event: second } })).json.categories), [A]);
+      assert.deepEqual(ids(await t.api.get('/categories', { query: { post: first } })), [b, C]);
+      assert.deepEqual(ids(await t.api.get('/categories', { query: { event: first } })), [b, C]);
+      assert.deepEqual(ids(await t.api.get('/categories', { query: { post: first, event: second } })), [A]);
       for (const query of [{ post: '' }, { post: 23 }, { post: 'foo' }, { event: '' }, { event: 23 }, { event: 'foo' }, { event: b }]) {
         assert.equal((await t.api.get('/categories', { query })).status, 400, JSON.stringify(query));
       }
     });
 
     it('paginates with totals, headers and links that change only the page', async () => {
-      for (let i = 1; i <= 9; i++) await category(t.api, `Cat ${i}`);
+      for (let i = 1; i <= 9; i++) await createTermId(t.api, 'categories', { name: `Cat ${i}` }, 'editor');
       const page = (n: number) => t.api.get('/categories', { query: { hide_empty: 'false', per_page: 3, page: n } });
       const first = await page(1);
       assert.equal(first.json.total, 9);
@@ -167,8 +160,8 @@ for (const dialect of await testDialects()) {
     });
 
     it('links carry every filter, URL-encoded, and the language parameter', async () => {
-      await category(t.api, 'Rock n roll one');
-      await category(t.api, 'Rock n roll two');
+      await createTermId(t.api, 'categories', { name: 'Rock n roll one' }, 'editor');
+      await createTermId(t.api, 'categories', { name: 'Rock n roll two' }, 'editor');
       const res = await t.api.get('/categories', { query: { search: 'rock n', hide_empty: 'no', per_page: 1, i18n_language: 'fr' } });
       assert.equal(res.json.total, 2);
       assert.equal(res.json.rest_url, `${API}/categories/?per_page=1&search=rock+n&hide_empty=0&i18n_language=fr`);
@@ -182,7 +175,7 @@ for (const dialect of await testDialects()) {
     });
 
     it('per_page is clamped to MAX_PER_PAGE; bad page and per_page values are 400', async () => {
-      for (let i = 1; i <= 3; i++) await category(t.api, `Clamp ${i}`);
+      for (let i = 1; i <= 3; i++) await createTermId(t.api, 'categories', { name: `Clamp ${i}` }, 'editor');
       const clamped = await t.api.get('/categories', { query: { hide_empty: '0', per_page: 1000 } });
       assert.equal(clamped.status, 200);
       assert.match(clamped.json.rest_url, /per_page=50/);
@@ -194,14 +187,14 @@ for (const dialect of await testDialects()) {
     });
 
     it('tags list has the same envelope and no parent parameter effect', async () => {
-      const tag = await t.api.post('/tags', { name: 'outdoor' }, { as: 'editor' });
-      await insertEvent(t.api.db, { termIds: [tag.json.id] });
+      const tag = await createTerm(t.api, 'tags', { name: 'outdoor' }, 'editor');
+      await insertEvent(t.api.db, { termIds: [tag.id] });
       const res = await t.api.get('/tags');
       assert.deepEqual(res.json, {
         rest_url: `${API}/tags/`,
         total: 1,
         total_pages: 1,
-        tags: [{ ...tag.json, count: 1 }],
+        tags: [{ ...tag, count: 1 }],
       });
     });
   });

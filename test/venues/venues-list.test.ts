@@ -1,20 +1,12 @@
 import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
 import { testDialects } from '../helpers/databases.js';
-import { DEFAULT_NOW, useTestApp, type TestApi } from '../helpers/app.js';
-import { insertEvent } from '../helpers/factories.js';
+import { DEFAULT_NOW, useTestApp } from '../helpers/app.js';
+import { createVenueId, insertEvent } from '../helpers/factories.js';
+import { ids, sorted } from '../helpers/fixtures.js';
 
 const API = 'http://127.0.0.1:8080/calendar/events/v1';
 const NOW = Math.floor(DEFAULT_NOW.getTime() / 1000);
-
-async function venue(api: TestApi, body: Record<string, unknown>, as: 'editor' | 'contributor' = 'editor'): Promise<number> {
-  const res = await api.post('/venues', body, { as });
-  assert.equal(res.status, 201, res.text);
-  return res.json.id;
-}
-
-const ids = (res: { json: { venues: { id: number }[] } }) => res.json.venues.map((v) => v.id);
-const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
 
 for (const dialect of await testDialects()) {
   describe(`GET /venues [${dialect}]`, () => {
@@ -30,15 +22,15 @@ for (const dialect of await testDialects()) {
     });
 
     it('orders by publication date descending, then id descending', async () => {
-      const old = await venue(t.api, { venue: 'Old', date: '2026-01-01 10:00:00' });
-      const newer = await venue(t.api, { venue: 'Newer', date: '2026-06-01 10:00:00' });
-      const sameA = await venue(t.api, { venue: 'Same A', date: '2026-03-01 10:00:00' });
-      const sameB = await venue(t.api, { venue: 'Same B', date: '2026-03-01 10:00:00' });
+      const old = await createVenueId(t.api, { venue: 'Old', date: '2026-01-01 10:00:00' }, 'editor');
+      const newer = await createVenueId(t.api, { venue: 'Newer', date: '2026-06-01 10:00:00' }, 'editor');
+      const sameA = await createVenueId(t.api, { venue: 'Same A', date: '2026-03-01 10:00:00' }, 'editor');
+      const sameB = await createVenueId(t.api, { venue: 'Same B', date: '2026-03-01 10:00:00' }, 'editor');
       assert.deepEqual(ids(await t.api.get('/venues')), [newer, sameB, sameA, old]);
     });
 
     it('paginates with links and headers; a page past the end is 404', async () => {
-      for (let i = 0; i < 10; i++) await venue(t.api, { venue: `Paged ${i}` });
+      for (let i = 0; i < 10; i++) await createVenueId(t.api, { venue: `Paged ${i}` }, 'editor');
       const first = await t.api.get('/venues', { query: { per_page: 4 } });
       assert.equal(first.json.total, 10);
       assert.equal(first.json.total_pages, 3);
@@ -66,9 +58,9 @@ for (const dialect of await testDialects()) {
     });
 
     it('shows drafts to editors only; anonymous callers may ask for publish only', async () => {
-      const published = await venue(t.api, { venue: 'Public' });
-      const draft = await venue(t.api, { venue: 'Hidden', status: 'draft' });
-      const pending = await venue(t.api, { venue: 'Waiting', status: 'pending' });
+      const published = await createVenueId(t.api, { venue: 'Public' }, 'editor');
+      const draft = await createVenueId(t.api, { venue: 'Hidden', status: 'draft' }, 'editor');
+      const pending = await createVenueId(t.api, { venue: 'Waiting', status: 'pending' }, 'editor');
       assert.deepEqual(ids(await t.api.get('/venues')), [published]);
       assert.deepEqual(sorted(ids(await t.api.get('/venues', { as: 'editor' }))), sorted([published, draft, pending]));
       assert.deepEqual(ids(await t.api.get('/venues', { query: { status: 'publish' } })), [published]);
@@ -86,8 +78,8 @@ for (const dialect of await testDialects()) {
     });
 
     it('contributors see published venues and only their own unpublished ones', async () => {
-      const published = await venue(t.api, { venue: 'Everyone' });
-      const mine = await venue(t.api, { venue: 'Mine' }, 'contributor');
+      const published = await createVenueId(t.api, { venue: 'Everyone' }, 'editor');
+      const mine = await createVenueId(t.api, { venue: 'Mine' }, 'contributor');
       const other = await t.api.otherUser('contributor', `other-${Date.now()}`);
       const theirs = await t.api.post('/venues', { venue: 'Theirs' }, { as: { authorization: other.header } });
       assert.equal(theirs.json.status, 'draft');
@@ -96,9 +88,9 @@ for (const dialect of await testDialects()) {
     });
 
     it('search: one field must contain every word, case-insensitively (TEC\'s venue fields)', async () => {
-      await venue(t.api, { venue: 'Venue Foo', description: 'lorem dolor', excerpt: 'sed nunqua', address: '221b Baker Street', city: 'London', province: 'Greater London', state: 'England', stateprovince: 'England, Greater London', zip: '223345', phone: '111111' });
-      await venue(t.api, { venue: 'Venue Bar', description: 'dolor sit', excerpt: 'altera via', address: '10, Piccadilly Circus', city: 'London', province: 'Greater London', state: 'England', stateprovince: 'England, Greater London', zip: '223345', phone: '22222222' });
-      await venue(t.api, { venue: 'Venue Baz', description: 'sit nunqua', excerpt: 'Caesar docet', address: '100, Avenue du Temple', city: 'Paris', province: 'Ile de France', state: 'France', stateprovince: 'France, Ile de France', zip: '23443', phone: '3333333' });
+      await createVenueId(t.api, { venue: 'Venue Foo', description: 'lorem dolor', excerpt: 'sed nunqua', address: '221b Baker Street', city: 'London', province: 'Greater London', state: 'England', stateprovince: 'England, Greater London', zip: '223345', phone: '111111' }, 'editor');
+      await createVenueId(t.api, { venue: 'Venue Bar', description: 'dolor sit', excerpt: 'altera via', address: '10, Piccadilly Circus', city: 'London', province: 'Greater London', state: 'England', stateprovince: 'England, Greater London', zip: '223345', phone: '22222222' }, 'editor');
+      await createVenueId(t.api, { venue: 'Venue Baz', description: 'sit nunqua', excerpt: 'Caesar docet', address: '100, Avenue du Temple', city: 'Paris', province: 'Ile de France', state: 'France', stateprovince: 'France, Ile de France', zip: '23443', phone: '3333333' }, 'editor');
       const count = async (search: string) => (await t.api.get('/venues', { query: { search } })).json.total;
       const expectations: [string, number][] = [
         ['woo', 0], ['Venue', 3], ['Venue foo', 1], ['london', 2], ['3333333', 1], ['temple avenue', 1], ['greater london', 2],
@@ -111,14 +103,14 @@ for (const dialect of await testDialects()) {
     });
 
     it('search folds case beyond ASCII on both databases', async () => {
-      const id = await venue(t.api, { venue: 'Théâtre de l’ÉLYSÉE' });
+      const id = await createVenueId(t.api, { venue: 'Théâtre de l’ÉLYSÉE' }, 'editor');
       assert.deepEqual(ids(await t.api.get('/venues', { query: { search: 'élysée' } })), [id]);
       assert.deepEqual(ids(await t.api.get('/venues', { query: { search: 'THÉÂTRE' } })), [id]);
     });
 
     it('event filters by the event\'s venue; an unknown event is 400', async () => {
-      const a = await venue(t.api, { venue: 'A' });
-      const b = await venue(t.api, { venue: 'B' });
+      const a = await createVenueId(t.api, { venue: 'A' }, 'editor');
+      const b = await createVenueId(t.api, { venue: 'B' }, 'editor');
       const eventA = await insertEvent(t.api.db, { venueId: a });
       const eventB = await insertEvent(t.api.db, { venueId: b });
       const noVenue = await insertEvent(t.api.db, {});
@@ -130,10 +122,10 @@ for (const dialect of await testDialects()) {
     });
 
     it('has_events counts events that are neither drafts nor pending', async () => {
-      const withDraft = await venue(t.api, { venue: 'Draft event' });
-      const withPending = await venue(t.api, { venue: 'Pending event' });
-      const withPublished = await venue(t.api, { venue: 'Published event' });
-      const empty = await venue(t.api, { venue: 'No event' });
+      const withDraft = await createVenueId(t.api, { venue: 'Draft event' }, 'editor');
+      const withPending = await createVenueId(t.api, { venue: 'Pending event' }, 'editor');
+      const withPublished = await createVenueId(t.api, { venue: 'Published event' }, 'editor');
+      const empty = await createVenueId(t.api, { venue: 'No event' }, 'editor');
       await insertEvent(t.api.db, { venueId: withDraft, status: 'draft' });
       await insertEvent(t.api.db, { venueId: withPending, status: 'pending' });
       await insertEvent(t.api.db, { venueId: withPublished });
@@ -145,11 +137,11 @@ for (const dialect of await testDialects()) {
     });
 
     it('only_with_upcoming keeps venues of events starting from now that the caller can see', async () => {
-      const upcoming = await venue(t.api, { venue: 'Upcoming' });
-      const past = await venue(t.api, { venue: 'Past' });
-      const privateUpcoming = await venue(t.api, { venue: 'Private upcoming' });
-      const draftUpcoming = await venue(t.api, { venue: 'Draft upcoming' });
-      const hiddenUpcoming = await venue(t.api, { venue: 'Hidden upcoming' });
+      const upcoming = await createVenueId(t.api, { venue: 'Upcoming' }, 'editor');
+      const past = await createVenueId(t.api, { venue: 'Past' }, 'editor');
+      const privateUpcoming = await createVenueId(t.api, { venue: 'Private upcoming' }, 'editor');
+      const draftUpcoming = await createVenueId(t.api, { venue: 'Draft upcoming' }, 'editor');
+      const hiddenUpcoming = await createVenueId(t.api, { venue: 'Hidden upcoming' }, 'editor');
       await insertEvent(t.api.db, { venueId: upcoming, start: NOW + 30 * 86_400 });
       await insertEvent(t.api.db, { venueId: past, start: NOW - 30 * 86_400 });
       await insertEvent(t.api.db, { venueId: privateUpcoming, start: NOW + 86_400, status: 'private' });
@@ -161,8 +153,8 @@ for (const dialect of await testDialects()) {
     });
 
     it('links carry every filter, URL-encoded', async () => {
-      await venue(t.api, { venue: 'Jazz club one', city: 'Paris' });
-      await venue(t.api, { venue: 'Jazz club two', city: 'Paris' });
+      await createVenueId(t.api, { venue: 'Jazz club one', city: 'Paris' }, 'editor');
+      await createVenueId(t.api, { venue: 'Jazz club two', city: 'Paris' }, 'editor');
       const res = await t.api.get('/venues', { query: { search: 'jazz club', per_page: 1, i18n_language: 'de' } });
       assert.equal(res.json.next_rest_url, `${API}/venues/?page=2&per_page=1&search=jazz+club&status=publish&i18n_language=de`);
       const next = await t.api.get(res.json.next_rest_url.replace('http://127.0.0.1:8080', ''));

@@ -2,21 +2,14 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Role } from '../../src/auth/capabilities.js';
 import { testDialects } from '../helpers/databases.js';
-import { useTestApp, type TestApi, type Who } from '../helpers/app.js';
+import { useTestApp } from '../helpers/app.js';
+import { createVenue } from '../helpers/factories.js';
 
 type Caller = 'anonymous' | Role;
 const CALLERS: Caller[] = ['anonymous', 'subscriber', 'contributor', 'author', 'editor', 'administrator'];
 
 /** Status of writes on a venue published by an administrator (API.md §4): only editors and admins. */
 const OTHERS_PUBLISHED: Record<Caller, number> = { anonymous: 401, subscriber: 403, contributor: 403, author: 403, editor: 200, administrator: 200 };
-
-let counter = 0;
-async function venueBy(api: TestApi, who: Who, extra: Record<string, unknown> = {}): Promise<{ id: number; slug: string }> {
-  counter += 1;
-  const res = await api.post('/venues', { venue: `Owned venue ${counter}`, ...extra }, { as: who });
-  assert.equal(res.status, 201, res.text);
-  return res.json;
-}
 
 for (const dialect of await testDialects()) {
   describe(`venue permissions [${dialect}]`, () => {
@@ -39,7 +32,7 @@ for (const dialect of await testDialects()) {
 
       it(`update and trash of another user's published venue by ${by}: only editors and administrators`, async () => {
         for (const caller of CALLERS) {
-          const venue = await venueBy(t.api, 'administrator');
+          const venue = await createVenue(t.api, {}, 'administrator');
           const update = await t.api.patch(path(venue), { city: `by ${caller}` }, { as: caller });
           assert.equal(update.status, OTHERS_PUBLISHED[caller], `update ${caller}`);
           const remove = await t.api.delete(path(venue), { as: caller });
@@ -51,9 +44,9 @@ for (const dialect of await testDialects()) {
       });
 
       it(`a contributor may edit and trash their own draft by ${by}, but not once it is published`, async () => {
-        const draft = await venueBy(t.api, 'contributor', { slug: `contrib-draft-${by}` });
+        const draft = await createVenue(t.api, { slug: `contrib-draft-${by}` }, 'contributor');
         assert.equal((await t.api.patch(path(draft), { city: 'Mine' }, { as: 'contributor' })).status, 200);
-        const published = await venueBy(t.api, 'contributor', { slug: `contrib-published-${by}` });
+        const published = await createVenue(t.api, { slug: `contrib-published-${by}` }, 'contributor');
         const promoted = await t.api.patch(`/venues/${published.id}`, { status: 'publish' }, { as: 'editor' });
         assert.equal(promoted.json.status, 'publish');
         assert.equal((await t.api.patch(path(published), { city: 'Mine' }, { as: 'contributor' })).status, 403);
@@ -62,26 +55,26 @@ for (const dialect of await testDialects()) {
       });
 
       it(`an author may edit and trash their own published venue by ${by}`, async () => {
-        const own = await venueBy(t.api, 'author');
+        const own = await createVenue(t.api, {}, 'author');
         assert.equal((await t.api.patch(path(own), { city: 'Authored' }, { as: 'author' })).status, 200);
         assert.equal((await t.api.delete(path(own), { as: 'author' })).status, 200);
       });
     }
 
     it('a contributor cannot trash another user\'s venue through /venues/by-slug/{slug}', async () => {
-      const victim = await venueBy(t.api, 'editor', { slug: 'victim-hall' });
+      const victim = await createVenue(t.api, { slug: 'victim-hall' }, 'editor');
       const res = await t.api.delete('/venues/by-slug/victim-hall', { as: 'contributor' });
       assert.equal(res.status, 403);
       assert.deepEqual(res.json, { code: 'rest_forbidden', message: 'Sorry, you are not allowed to do that.', data: { status: 403 } });
       const other = await t.api.otherUser('contributor', 'second-contributor');
-      const draft = await venueBy(t.api, 'contributor', { slug: 'first-contributor-draft' });
+      const draft = await createVenue(t.api, { slug: 'first-contributor-draft' }, 'contributor');
       assert.equal((await t.api.delete('/venues/by-slug/first-contributor-draft', { as: { authorization: other.header } })).status, 403);
       assert.equal((await t.api.get(`/venues/${victim.id}`)).json.status, 'publish');
       assert.equal((await t.api.get(`/venues/${draft.id}`, { as: 'editor' })).json.status, 'draft');
     });
 
     it('a contributor asking to publish on update gets pending', async () => {
-      const draft = await venueBy(t.api, 'contributor');
+      const draft = await createVenue(t.api, {}, 'contributor');
       const res = await t.api.patch(`/venues/${draft.id}`, { status: 'publish' }, { as: 'contributor' });
       assert.equal(res.status, 200);
       assert.equal(res.json.status, 'pending');
@@ -91,7 +84,7 @@ for (const dialect of await testDialects()) {
       const bad = await t.api.post('/venues', { venue: 'x', geo_lat: 123 });
       assert.equal(bad.status, 400);
       assert.equal((await t.api.delete('/venues/999999')).status, 404);
-      const existing = await venueBy(t.api, 'editor');
+      const existing = await createVenue(t.api, {}, 'editor');
       assert.equal((await t.api.delete(`/venues/${existing.id}`)).status, 401);
     });
   });
