@@ -1,35 +1,33 @@
-import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 
+/** What the server asks of the worker (off-thread.worker.ts), and what it answers. */
+export interface OffThreadRequest {
+  id: number;
+  sql: string;
+  parameters: readonly unknown[];
+}
+export type OffThreadReply = { id: number; ids: Int32Array } | { id: number; error: string };
+export interface OffThreadSetup {
+  path: string;
+}
+
 /**
- * The worker: its own read-only connection to the same SQLite file. Plain CommonJS evaluated as
- * is, so that neither the TypeScript loader nor the production bundle needs a second entry point.
- * Reading never moves `PRAGMA data_version` of the server's connection, so caches stay valid.
+ * The worker module beside this one: TypeScript under the TypeScript loader (tests, `npm start`),
+ * JavaScript in a production build, which builds it as an entry point of its own.
  */
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const Database = require(workerData.driver);
-const db = new Database(workerData.path, { readonly: true, fileMustExist: true });
-db.pragma('busy_timeout = 5000');
-// A word is read once per data version, its index pages once per read: SQLite's default 16 MB
-// page cache only added to the process's memory (bench at a million events, scenarios filtered,
-// single, update and mixed: peak RSS 394 / 395 / 399 → 383 / 388 MB).
-db.pragma('cache_size = -2000');
-const statements = new Map();
-parentPort.on('message', ({ id, sql, parameters }) => {
-  try {
-    let statement = statements.get(sql);
-    if (!statement) {
-      statement = db.prepare(sql).pluck();
-      statements.set(sql, statement);
-    }
-    const ids = Int32Array.from(statement.all(...parameters));
-    parentPort.postMessage({ id, ids }, [ids.buffer]);
-  } catch (error) {
-    parentPort.postMessage({ id, error: String(error && error.message ? error.message : error) });
-  }
-});
-`;
+const FROM_SOURCE = import.meta.url.endsWith('.ts');
+const WORKER_URL = new URL(FROM_SOURCE ? './off-thread.worker.ts' : './off-thread.worker.mjs', import.meta.url);
+
+/**
+ * The worker as Node starts it: from source, a line that registers the TypeScript loader in the
+ * worker first (on Node 20 a worker does not get the loader of `--import tsx`: tsx issue #354).
+ */
+function workerEntry(): { entry: string | URL; eval: boolean } {
+  if (!FROM_SOURCE) return { entry: WORKER_URL, eval: false };
+  const tsxApi = import.meta.resolve('tsx/esm/api');
+  const entry = `import(${JSON.stringify(tsxApi)}).then(({ register }) => { register(); return import(${JSON.stringify(WORKER_URL.href)}); });`;
+  return { entry, eval: true };
+}
 
 const MAX_CRASHES = 3;
 
@@ -41,7 +39,7 @@ interface Pending {
 /**
  * Runs long read-only SQLite queries of one integer column on a worker thread. better-sqlite3
  * runs queries on the calling thread: a common search word at a million events matches for
- * ~100 ms (FTS5 trigram phrase), during which the server would answer nothing.
+ * long enough (FTS5 trigram phrase; docs/performance-log.md) that the server would answer nothing meanwhile.
  */
 export class OffThreadReader {
   private worker: Worker | undefined;
@@ -62,7 +60,8 @@ export class OffThreadReader {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      worker.postMessage({ id, sql, parameters });
+      const request: OffThreadRequest = { id, sql, parameters };
+      worker.postMessage(request);
     });
   }
 
@@ -73,13 +72,15 @@ export class OffThreadReader {
 
   private started(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { path: this.path, driver: createRequire(import.meta.url).resolve('better-sqlite3') } });
+    const setup: OffThreadSetup = { path: this.path };
+    const { entry, eval: isSource } = workerEntry();
+    const worker = new Worker(entry, { eval: isSource, workerData: setup });
     worker.unref();
-    worker.on('message', ({ id, ids, error }: { id: number; ids?: Int32Array; error?: string }) => {
-      const waiting = this.pending.get(id);
-      this.pending.delete(id);
-      if (error !== undefined || !ids) waiting?.reject(new Error(`off-thread read failed: ${error}`));
-      else waiting?.resolve(ids);
+    worker.on('message', (reply: OffThreadReply) => {
+      const waiting = this.pending.get(reply.id);
+      this.pending.delete(reply.id);
+      if ('ids' in reply) waiting?.resolve(reply.ids);
+      else waiting?.reject(new Error(`off-thread read failed: ${reply.error}`));
     });
     // A worker that dies fails what it was asked; the next read starts a new one.
     const failAll = (error: Error) => {
