@@ -57,8 +57,8 @@ type DriverStatement = Pick<SQLite.Statement, 'reader' | 'all' | 'iterate' | 'ru
 
 /**
  * A reading statement whose rows are read as arrays and made objects here. better-sqlite3 builds
- * each row object key by key in native code, which cost more than the read itself for wide rows:
- * an event's 37 columns, 36 → 23 µs per row. Same objects: a repeated column name keeps its last
+ * each row object key by key in native code, which cost more than the read itself for wide rows
+ * such as an event's. Same objects: a repeated column name keeps its last
  * value, as better-sqlite3 does.
  */
 function objectRows(statement: SQLite.Statement): DriverStatement {

@@ -5,9 +5,8 @@ import type { Dialect } from '../connect.js';
  * SQLite's trigram index writes each transaction's entries as a new segment and merges segments
  * level by level. FTS5 merges as soon as a level holds 4 (`automerge`); after a bulk load, whose
  * index is one large segment a few levels up, that large segment was rewritten again and again by
- * the writes that followed. Merging 16 at a time rewrites each entry half as often. 20,000 single
- * event inserts on the seeded 100,000 (better-sqlite3, one transaction each): 22.4 → 14.5 s, the
- * 99th percentile commit 28.6 → 6.9 ms. Searches read more segments, on the worker thread mostly
+ * the writes that followed. Merging 16 at a time rewrites each entry half as often (measured in
+ * docs/performance-log.md). Searches read more segments, on the worker thread mostly
  * (search/candidates.ts). The setting is stored in the index (`search_fts_config`), so it holds for
  * every connection. PostgreSQL's index needs nothing.
  */

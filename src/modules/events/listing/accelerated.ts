@@ -43,8 +43,8 @@ export function acceleratedListing(state: ListingState): EventListing {
 const WHOLE_LIST_LIMIT = 100_000;
 /**
  * …once read, since the last write, as often as reading them whole costs in pages: a whole list
- * reads every row (~25 ms for 100,000), a page a few (~0.3 ms). A fixed count of four rebuilt the
- * largest lists after every write when writes are frequent (bench `mixed`: 3.7 ms per request).
+ * reads every row, a page a few. A fixed count of four rebuilt the largest lists after every
+ * write when writes are frequent (docs/performance-log.md, "Figures moved from code comments").
  */
 const hotAfter = (total: number) => Math.max(4, Math.ceil(total / 1_000));
 
@@ -71,8 +71,8 @@ const SEARCH_HEAD = 500;
 /**
  * An event list in order as kept between requests: its first `ids` (all of them unless a long
  * search) of `total`. Ids are kept in a typed array: the garbage collector skips its contents,
- * whereas it visits every element of a JavaScript array in each full collection (2,000,000 ids,
- * the budget of kept lists, in 4,000 lists: a full collection 5.1–7.2 → 3.1–3.4 ms, 17 MB less).
+ * whereas it visits every element of a JavaScript array in each full collection (measured in
+ * docs/performance-log.md, "Figures moved from code comments").
  */
 export interface KeptList {
   ids: Int32Array | Float64Array;
@@ -128,9 +128,8 @@ const onlyWhatCandidatesKnow = (filter: repo.EventFilter) =>
 
 /**
  * A public list without words counted in memory (search/candidates.ts), the events this process
- * wrote since the copy was made counted in SQL. After every write the count is taken again: in SQL
- * the default window took 60–110 ms at a million events on SQLite, and 150–340 ms at 100,000 on
- * PostgreSQL.
+ * wrote since the copy was made counted in SQL. After every write the count is taken again, and
+ * in SQL the default window is slow to count at scale (docs/performance-log.md).
  */
 async function publicCount(ctx: RequestContext, state: ListingState, filter: repo.EventFilter, version: string): Promise<number | undefined> {
   if (filter.search || filter.include || !posts.seesPublishedOnly(filter.caller) || !onlyWhatCandidatesKnow(filter)) return undefined;

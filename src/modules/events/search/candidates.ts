@@ -99,9 +99,9 @@ export class EventCandidates {
 
   /**
    * The recent events as lists see them now: those not read since their latest write are read, the
-   * others are known. Nothing is copied per search: at a million events, after the benchmark's
-   * writes, every search had copied ~25,000 recent events into a new set, array and map (~8 % of
-   * `mixed`'s time, and much of its garbage). An event written again meanwhile, or dropped by a
+   * others are known. Nothing is copied per search: copying the recent events into a new set,
+   * array and map for every search had cost much of `mixed`'s time and garbage at a million
+   * events (docs/performance-log.md). An event written again meanwhile, or dropped by a
    * newer snapshot, reads as unknown, which only sends it to the exact query.
    */
   private async writtenEvents(recent: ReadonlySet<number>): Promise<WrittenEvents> {
@@ -225,8 +225,7 @@ const hasBit = (bits: Bits, id: number) => (bits[id >> 3] ?? 0) & (1 << (id & 7)
 /**
  * Events that may match one condition (a word, a set of terms), as bits by position in list order,
  * 32 to a number, so that a window's candidates are the AND of a few thousand numbers at a million
- * events. Bits by id are only a step in making one: kept beside it, they doubled its memory
- * (~235 KB a set at a million events, 128 sets kept).
+ * events. Bits by id are only a step in making one: kept beside it, they doubled its memory.
  */
 type EventSet = Uint32Array;
 const hasPosition = (set: EventSet, position: number) => set[position >> 5] & (1 << (position & 31));
@@ -258,7 +257,7 @@ class Snapshot {
   /**
    * Reads the data of `version` (read before any of it, so the snapshot is never older than its
    * version), into typed arrays sized by a count first: grown from JavaScript arrays, they had
-   * held ~50 MB more at the peak of a build at a million events.
+   * raised the peak memory of a build (docs/performance-log.md).
    */
   static async build(db: Db, offThread: OffThreadReader | undefined, version: string): Promise<Snapshot> {
     const expected = await repo.countListedEvents(db);
@@ -401,9 +400,8 @@ class Snapshot {
   }
 
   /**
-   * The events having at least one of `terms`: one pass over the listed events' links, once per distinct set
-   * (testing each event's terms against the set in every search had cost 1.7 ms per `filtered`
-   * request at a million events).
+   * The events having at least one of `terms`: one pass over the listed events' links, once per
+   * distinct set, rather than testing each event's terms against the set in every search.
    */
   private eventsWithAnyTerm(terms: readonly number[]): EventSet {
     const key = [...terms].sort((a, b) => a - b).join(',');
