@@ -88,3 +88,8 @@ export function parseNumber(raw: unknown): number | undefined {
   if (typeof raw !== 'string' || !/^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/.test(raw)) return undefined;
   return Number(raw);
 }
+
+/** A JSON object (not null, not an array), whose properties may then be read. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

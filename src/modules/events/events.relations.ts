@@ -3,7 +3,7 @@ import type { Executor } from '../../db/schema.js';
 import { ApiError, type ParamProblem } from '../../errors.js';
 import { parseArgs } from '../../http/args.js';
 import type { RequestContext } from '../../http/context.js';
-import { parseList, parsePositiveInteger } from '../../domain/params.js';
+import { isRecord, parseList, parsePositiveInteger } from '../../domain/params.js';
 import { ORGANIZER_KIND, VENUE_KIND, type LinkedKind } from '../linked/linked.kind.js';
 import { createLinked, type LinkedWriteInput } from '../linked/linked.service.js';
 import { organizerDetails } from '../organizers/organizers.present.js';
@@ -47,8 +47,8 @@ function inlineInput(ctx: RequestContext, kind: LinkedKind, raw: Record<string, 
 function parseEntry(ctx: RequestContext, kind: LinkedKind, raw: unknown): LinkedRef | undefined {
   const id = parsePositiveInteger(raw);
   if (id !== undefined) return { id };
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
-  const object = raw as Record<string, unknown>;
+  if (!isRecord(raw)) return undefined;
+  const object = raw;
   if (object.id !== undefined) {
     const objectId = parsePositiveInteger(object.id);
     return objectId !== undefined ? { id: objectId } : undefined;
@@ -57,9 +57,9 @@ function parseEntry(ctx: RequestContext, kind: LinkedKind, raw: unknown): Linked
   return input ? { create: input } : undefined;
 }
 
-function entriesOf(raw: unknown): unknown[] | undefined {
+function entriesOf(raw: unknown): unknown[] {
   if (Array.isArray(raw)) return raw;
-  if (typeof raw === 'string') return parseList(raw);
+  if (typeof raw === 'string') return parseList(raw) ?? [];
   return [raw];
 }
 
@@ -71,20 +71,19 @@ export async function parseLinked(ctx: RequestContext, kind: LinkedKind, raw: un
   const name = kind.nameField;
   if (isEmpty(raw)) return [];
   const entries = entriesOf(raw);
-  const refs = entries?.map((entry) => parseEntry(ctx, kind, entry));
-  if (!refs || refs.some((ref) => ref === undefined)) {
+  const refs = entries.map((entry) => parseEntry(ctx, kind, entry)).filter((ref): ref is LinkedRef => ref !== undefined);
+  if (refs.length !== entries.length) {
     problems.set(name, { message: 'invalid_parameter' });
     return undefined;
   }
-  const ids = (refs as LinkedRef[]).flatMap((ref) => ('id' in ref ? [ref.id] : []));
+  const ids = refs.flatMap((ref) => ('id' in ref ? [ref.id] : []));
   const known = await existingPostIds(ctx.db, kind.type, ids);
   const unknown = ids.filter((id) => !known.has(id));
   if (unknown.length > 0) {
     problems.set(name, { message: 'invalid_parameter' });
     return undefined;
   }
-  const list = refs as LinkedRef[];
-  return kind.type === 'venue' ? list.slice(0, 1) : list;
+  return kind.type === 'venue' ? refs.slice(0, 1) : refs;
 }
 
 /** Creates the inline entries (with duplicate reuse) inside the write's transaction; returns ids in order. */
