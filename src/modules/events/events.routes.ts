@@ -14,6 +14,7 @@ import { listEventPage } from './listing/listing.js';
 import type { EffectiveBounds } from './listing/window.js';
 import { eventCreateArgs, eventDeleteArgs, eventListArgs, eventListSchema, eventReadArgs, EventSchema, eventUpdateArgs } from './events.schemas.js';
 import * as service from './events.service.js';
+import { postRefOf as refOf } from '../posts/posts.ref.js';
 import { canEditPost } from '../posts/posts.rules.js';
 import { postTranslations, requireEditContext } from '../posts/posts.translations.js';
 
@@ -53,10 +54,6 @@ function listQuery(ctx: RequestContext, input: EventListInput, given: ReadonlySe
     ['ticketed', given.has('ticketed') ? 0 : undefined],
     ['strict_dates', input.strict_dates ? 1 : undefined],
   ];
-}
-
-function refOf(params: { id?: number; slug?: string }): service.EventRef {
-  return params.id !== undefined ? { id: params.id } : { slug: params.slug! };
 }
 
 export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistry, events: EventsModule): void {

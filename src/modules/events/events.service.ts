@@ -14,6 +14,7 @@ import { ORGANIZER_KIND, VENUE_KIND } from '../linked/linked.kind.js';
 import * as linkedRepo from '../linked/linked.repository.js';
 import { languages, linkedRowsById } from '../linked/linked.service.js';
 import * as posts from '../posts/posts.repository.js';
+import type { PostRef } from '../posts/posts.ref.js';
 import { imageIdOf, nextSlug, planPostUpdate, publicationInstant, requireAuthorChange, uniqueSlug, withSlugRetry } from '../posts/posts.writes.js';
 import { canEditPost, canReadPost, scaleStatus, scheduleStatus } from '../posts/posts.rules.js';
 import * as termsRepo from '../terms/terms.repository.js';
@@ -27,7 +28,7 @@ import { countDeltas } from './term-counts.js';
 import type { eventCreateArgs, eventUpdateArgs } from './events.schemas.js';
 import type { EventsState } from './events.state.js';
 
-export type EventRef = { id: number } | { slug: string };
+export type EventRef = PostRef;
 
 /** What an event write takes: the parsed arguments of PATCH (all optional) or POST (title and dates required). */
 export type EventWriteInput = ArgsInput<typeof eventUpdateArgs>;
@@ -164,12 +165,14 @@ function parseBound(ctx: RequestContext, raw: string | number, timezone: string,
 function computeTimes(ctx: RequestContext, input: EventWriteInput, current: Times | undefined): Times {
   const timezone = input.timezone ?? current?.timezone ?? ctx.config.siteTimezone;
   const zone = zoneOf(timezone);
-  const keepWallClock = (utc: number) => {
-    const local = localTime(utc, current!.timezone);
-    return local.setZone(zone, { keepLocalTime: true });
+  // A bound not sent keeps its local wall-clock time (creates send both: the arguments require them).
+  const bound = (raw: string | number | undefined, name: 'start_date' | 'end_date', stored: 'start_utc' | 'end_utc') => {
+    if (raw !== undefined) return parseBound(ctx, raw, timezone, name);
+    if (!current) throw invalidParam(name, { message: 'invalid_date' });
+    return localTime(current[stored], current.timezone).setZone(zone, { keepLocalTime: true });
   };
-  let start = input.start_date !== undefined ? parseBound(ctx, input.start_date, timezone, 'start_date') : keepWallClock(current!.start_utc);
-  let end = input.end_date !== undefined ? parseBound(ctx, input.end_date, timezone, 'end_date') : keepWallClock(current!.end_utc);
+  let start = bound(input.start_date, 'start_date', 'start_utc');
+  let end = bound(input.end_date, 'end_date', 'end_utc');
   const allDay = input.all_day ?? current?.all_day ?? false;
   if (allDay) ({ start, end } = snapToDays(start.setZone(zone), end.setZone(zone)));
   if (seconds(end) < seconds(start)) throw invalidParam('end_date', { message: 'end_before_start', code: 'end_before_start' });

@@ -65,7 +65,8 @@ function withTerm(ids: number[]): Expression<SqlBool> {
   return sql<SqlBool>`EXISTS (SELECT 1 FROM event_terms et WHERE et.event_id = events.post_id AND et.term_id IN (${sql.join(ids)}))`;
 }
 
-const hasSearch = (filter: EventFilter) => filter.search !== undefined && filter.search.include.length + filter.search.exclude.length > 0;
+const hasSearch = (filter: EventFilter): filter is EventFilter & { search: SearchTerms } =>
+  filter.search !== undefined && filter.search.include.length + filter.search.exclude.length > 0;
 
 /** The events table, or only the given candidates' rows, looked up one by one instead of scanning an index range. */
 function eventRows(db: Executor, filter: EventFilter) {
@@ -131,7 +132,7 @@ function filtered(db: Executor, filter: EventFilter, languages: Languages) {
     .leftJoin('post_translations as tr_req', (join) => join.onRef('tr_req.post_id', '=', 'events.post_id').on('tr_req.lang', '=', languages.lang))
     .leftJoin('post_translations as tr_def', (join) => join.onRef('tr_def.post_id', '=', 'events.post_id').on('tr_def.lang', '=', languages.defaultLang)) as unknown as typeof base;
   if (filter.parentId !== undefined) q = q.where(sql<SqlBool>`posts.parent_id = ${filter.parentId}`);
-  if (hasSearch(filter)) q = q.where(searchCondition(db, filter.search!, filter, languages));
+  if (hasSearch(filter)) q = q.where(searchCondition(db, filter.search, filter, languages));
   return q;
 }
 
