@@ -218,7 +218,7 @@ async function execute(config: Config, command: Command, input: Input): Promise<
     // server started next must not rekey every one of them (50,000 at a million seeded events).
     await syncSiteTimezone(handle.db, config);
     const lines = await command.run({ ...input, db: handle.db, config, applied, now: now() });
-    // Running servers drop their caches when the data version moves (cache/data-version.ts). On SQLite
+    // Running servers drop their caches when the data version moves (changes/data-version.ts). On SQLite
     // our commits already moved it; on PostgreSQL the shared row must be bumped. Changes to users and
     // application passwords move it in their own transaction (migration 0009).
     if (command.writesContent) await dataVersionOf(handle).bump();

@@ -13,11 +13,11 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface DatabaseHandle {
   readonly db: Kysely<Database>;
   readonly dialect: Dialect;
-  /** The SQLite connection itself (cache/data-version reads `PRAGMA data_version` from it). */
+  /** The SQLite connection itself (changes/data-version reads `PRAGMA data_version` from it). */
   readonly sqlite?: SQLite.Database;
   /** SQLite files: long reads that can run on a worker thread (search/candidates.ts word sets). */
   readonly offThread?: OffThreadReader;
-  /** PostgreSQL: a connection of its own for the data version read of every request (cache/data-version.ts). */
+  /** PostgreSQL: a connection of its own for the data version read of every request (changes/data-version.ts). */
   readonly direct?: DirectReader;
   close(): Promise<void>;
 }

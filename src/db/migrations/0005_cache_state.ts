@@ -4,7 +4,7 @@ import type { Dialect } from '../connect.js';
 /**
  * One row counting committed writes. Every API process reads it before serving a cached response
  * and bumps it after each write, so caches are invalidated across processes at once (PostgreSQL;
- * SQLite uses its own `PRAGMA data_version`, see cache/data-version.ts).
+ * SQLite uses its own `PRAGMA data_version`, see changes/data-version.ts).
  */
 export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   if (dialect !== 'postgres') return;

@@ -66,7 +66,7 @@ function numericAbbreviation(offsetMinutes: number): string {
  */
 export function timezoneAbbreviation(timezone: string, atSeconds: number): string {
   if (timezone === 'UTC' || timezone.startsWith('UTC')) return timezone;
-  // Within a zone the offset decides the abbreviation, and it is cheap to find (http/dates.ts).
+  // Within a zone the offset decides the abbreviation, and it is cheap to find (domain/dates.ts).
   const key = `${timezone}|${offsetAt(zoneOf(timezone), timezone, atSeconds)}`;
   const cached = abbreviationCache.get(key);
   if (cached !== undefined) return cached;
