@@ -1,3 +1,4 @@
+import { dropOldest } from '../domain/collections.js';
 import { sql } from 'kysely';
 import type SQLite from 'better-sqlite3';
 import type { DatabaseHandle } from '../db/connect.js';
@@ -64,7 +65,7 @@ export function sqliteDataVersion(database: SQLite.Database): DataVersion {
   // data_version moves only when another connection commits.
   const localSince = (from: string, to: string) => from.split(':')[1] === to.split(':')[1];
   return {
-    current: async () => `${local}:${dataVersion.get() as number}`,
+    current: async () => `${local}:${Number(dataVersion.get())}`,
     bump: async (changed) => {
       local += 1;
       journal.record(local, changed);
@@ -136,7 +137,7 @@ export function postgresDataVersion(db: Db, direct?: DirectReader): DataVersion 
       const { rows } = await sql<{ version: number }>`UPDATE cache_state SET version = version + 1 WHERE id = 1 RETURNING version`.execute(db);
       const version = Number(rows[0]?.version);
       own.add(version);
-      if (own.size > OWN_VERSIONS_KEPT) own.delete(own.values().next().value as number);
+      if (own.size > OWN_VERSIONS_KEPT) dropOldest(own);
       journal.record(version, changed);
     },
     localSince,

@@ -1,3 +1,4 @@
+import { dropOldest } from '../domain/collections.js';
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -40,7 +41,7 @@ function openSqlite(path: string): SQLite.Database {
   // for both keeps case-insensitive search identical on the two dialects.
   database.function('lower', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value));
   database.function('calendar_distance_km', { deterministic: true }, (lat1: unknown, lng1: unknown, lat2: unknown, lng2: unknown) =>
-    [lat1, lng1, lat2, lng2].some((v) => typeof v !== 'number') ? null : distanceKm(lat1 as number, lng1 as number, lat2 as number, lng2 as number),
+    typeof lat1 === 'number' && typeof lng1 === 'number' && typeof lat2 === 'number' && typeof lng2 === 'number' ? distanceKm(lat1, lng1, lat2, lng2) : null,
   );
   return database;
 }
@@ -90,7 +91,7 @@ function withStatementCache(database: SQLite.Database, limit = 500): SQLite.Data
     let statement = statements.get(source);
     if (!statement) {
       statement = objectRows(database.prepare(source));
-      if (statements.size >= limit) statements.delete(statements.keys().next().value as string);
+      if (statements.size >= limit) dropOldest(statements);
       statements.set(source, statement);
     }
     return statement;

@@ -1,3 +1,4 @@
+import { isRecord } from '../domain/params.js';
 import type { FastifyRequest } from 'fastify';
 import { DateTime } from 'luxon';
 import type { Caller } from '../auth/caller.js';
@@ -82,10 +83,9 @@ export function requestContext(request: FastifyRequest): RequestContext {
 
 /** The `i18n_language` parameter of a request, from the body or the query string (body wins). */
 export function languageParameter(request: FastifyRequest): unknown {
-  const body = request.body as Record<string, unknown> | undefined;
-  const query = request.query as Record<string, unknown> | undefined;
-  if (body && typeof body === 'object' && body.i18n_language !== undefined) return body.i18n_language;
-  return query?.i18n_language;
+  const { body, query } = request;
+  if (isRecord(body) && body.i18n_language !== undefined) return body.i18n_language;
+  return isRecord(query) ? query.i18n_language : undefined;
 }
 
 export function normaliseLanguage(value: unknown): Language | undefined {

@@ -25,8 +25,6 @@ export interface EventRow extends ImageRow, Omit<EventColumns, 'start_key' | 'en
   organizer_ids: number[];
 }
 
-type EventRowWithoutLinks = Omit<EventRow, 'term_ids' | 'organizer_ids'>;
-
 function selectEvents(db: Executor, { lang, defaultLang }: Languages) {
   return db
     .selectFrom('posts')
@@ -88,11 +86,11 @@ async function eventsWithLinks(db: Executor, { lang, defaultLang }: Languages, i
   const idList = listParameter(db, ids);
   if (dialectOfExecutor(db) === 'postgres') {
     const rows = await eventRowsWithLinksByIds(db, [lang, defaultLang, idList]);
-    return rows.map((row) => ({ ...(row as unknown as EventRowWithoutLinks), term_ids: commaSeparated(row.term_ids), organizer_ids: commaSeparated(row.organizer_ids) }));
+    return rows.map((row) => ({ ...row, term_ids: commaSeparated(row.term_ids), organizer_ids: commaSeparated(row.organizer_ids) }));
   }
   const [rows, terms, organizers] = await Promise.all([eventRowsByIds(db, [lang, defaultLang, idList]), termLinksByIds(db, [idList]), organizerLinksByIds(db, [idList])]);
   const [termsOf, organizersOf] = [groupedIds(terms), groupedIds(organizers)];
-  return (rows as unknown as EventRowWithoutLinks[]).map((row) => ({ ...row, term_ids: termsOf.get(row.id) ?? [], organizer_ids: organizersOf.get(row.id) ?? [] }));
+  return rows.map((row) => ({ ...row, term_ids: termsOf.get(row.id) ?? [], organizer_ids: organizersOf.get(row.id) ?? [] }));
 }
 
 /** The term ids of each event of `idList` (a list parameter: listParameter), in link order. */

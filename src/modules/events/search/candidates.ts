@@ -1,3 +1,4 @@
+import { dropOldest } from '../../../domain/collections.js';
 import type { DataVersion } from '../../../changes/data-version.js';
 import type { OffThreadReader } from '../../../db/off-thread.js';
 import type { Db } from '../../../db/schema.js';
@@ -322,7 +323,7 @@ class Snapshot {
       set = repo.eventsThatMayContain(this.db, word, this.offThread).then((ids) => ids && this.toEventSet(ids));
       // A failed read is not kept: the next request tries again.
       set.catch(() => this.words.delete(word));
-      if (this.words.size >= WORDS_KEPT) this.words.delete(this.words.keys().next().value as string);
+      if (this.words.size >= WORDS_KEPT) dropOldest(this.words);
       this.words.set(word, set);
     }
     return set;
@@ -419,7 +420,7 @@ class Snapshot {
           }
         }
       }
-      if (this.termSets.size >= TERM_SETS_KEPT) this.termSets.delete(this.termSets.keys().next().value as string);
+      if (this.termSets.size >= TERM_SETS_KEPT) dropOldest(this.termSets);
       this.termSets.set(key, set);
     }
     return set;
