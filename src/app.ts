@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import { connect, type Dialect } from './db/connect.js';
@@ -8,7 +9,7 @@ import { registerErrorHandling } from './http/error-handler.js';
 import { RouteRegistry } from './http/routes.js';
 import { orderPreservingSerializerFactory } from './http/serializer.js';
 import { NAMESPACE } from './http/urls.js';
-import { LANGUAGES } from './i18n/languages.js';
+import { isLanguage, LANGUAGES } from './i18n/languages.js';
 import { syncSiteTimezone } from './modules/events/events.maintenance.js';
 import { registerEventRoutes } from './modules/events/events.routes.js';
 import { registerPageRoutes } from './modules/pages/pages.routes.js';
@@ -52,14 +53,15 @@ const LANGUAGE_PREFIX = new RegExp(`^/(${LANGUAGES.join('|')})(?=/${NAMESPACE.re
  * `/calendar/events/v1/...` and `/{lang}/calendar/events/v1/...` (API.md §1).
  */
 function rewriteUrlFor(config: Config) {
-  return (raw: { url?: string; calendarPathLanguage?: string }): string => {
+  return (raw: IncomingMessage): string => {
     let url = raw.url ?? '/';
     if (config.basePath !== '' && (url === config.basePath || url.startsWith(`${config.basePath}/`) || url.startsWith(`${config.basePath}?`))) {
       url = url.slice(config.basePath.length) || '/';
     }
     const match = LANGUAGE_PREFIX.exec(url);
-    if (match) {
-      raw.calendarPathLanguage = match[1].toLowerCase();
+    const language = match?.[1].toLowerCase();
+    if (match && language !== undefined && isLanguage(language)) {
+      raw.calendarPathLanguage = language;
       url = url.slice(match[0].length);
     }
     return url;
@@ -89,7 +91,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     logger: options.logger ?? { level: config.logLevel, serializers: { req: logRequest } },
     ...(responseCache ? { serverFactory: serverWithCacheFront(responseCache, () => app.log) as never } : {}),
     bodyLimit: config.bodyLimit,
-    rewriteUrl: rewriteUrlFor(config) as never,
+    rewriteUrl: rewriteUrlFor(config),
     routerOptions: { ignoreTrailingSlash: true, querystringParser: parseQueryString },
     schemaController: { compilersFactory: { buildSerializer: orderPreservingSerializerFactory() as never } },
   });
