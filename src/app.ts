@@ -76,14 +76,15 @@ function logRequest(request: { method: string; url: string }): { method: string;
 /** Builds the application (plugins, modules, error handling) without listening. */
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
   const handle = connect(config.databaseUrl);
+  const version = dataVersionOf(handle);
+  const writes = new Writes(handle.db, version);
   try {
     await migrateToLatest(handle.db, handle.dialect);
-    await syncSiteTimezone(handle.db, config);
+    await syncSiteTimezone(handle.db, writes, config);
   } catch (error) {
     await handle.close();
     throw error;
   }
-  const version = dataVersionOf(handle);
   const keep = cacheMaker(config.acceleration);
   const clock = options.clock ?? (() => new Date());
   const responseCache = config.acceleration && config.responseCache ? new ResponseCache(version, config.siteTimezone, clock) : null;
@@ -95,7 +96,6 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     routerOptions: { ignoreTrailingSlash: true, querystringParser: parseQueryString },
     schemaController: { compilersFactory: { buildSerializer: orderPreservingSerializerFactory() as never } },
   });
-  const writes = new Writes(handle.db, version);
   const linked = createLinkedState(keep);
   const terms = createTermsState(keep);
   const events = createEventsModule({

@@ -6,6 +6,7 @@
  */
 import { parseArgs } from 'node:util';
 import { dataVersionOf } from './changes/data-version.js';
+import { Writes } from './changes/writes.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { connect } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
@@ -216,7 +217,7 @@ async function execute(config: Config, command: Command, input: Input): Promise<
     const applied = await migrateToLatest(handle.db, handle.dialect);
     // As the server does at start: all-day events written here are keyed in the site zone, and a
     // server started next must not rekey every one of them (50,000 at a million seeded events).
-    await syncSiteTimezone(handle.db, config);
+    await syncSiteTimezone(handle.db, new Writes(handle.db, dataVersionOf(handle)), config);
     const lines = await command.run({ ...input, db: handle.db, config, applied, now: now() });
     // Running servers drop their caches when the data version moves (changes/data-version.ts). On SQLite
     // our commits already moved it; on PostgreSQL the shared row must be bumped. Changes to users and
