@@ -64,6 +64,7 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
   registerRoute(app, registry, {
     methods: ['GET'],
     path: '/events',
+    operationId: 'listEvents',
     args: eventListArgs,
     summary: 'List events',
     tags,
@@ -82,6 +83,7 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
   registerRoute(app, registry, {
     methods: ['POST'],
     path: '/events',
+    operationId: 'createEvent',
     args: eventCreateArgs,
     summary: 'Create an event',
     tags,
@@ -96,9 +98,11 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
 
   for (const path of ['/events/{id}', '/events/by-slug/{slug}']) {
     const by = path.includes('{id}') ? 'id' : 'slug';
+    const By = by === 'id' ? 'ById' : 'BySlug';
     registerRoute(app, registry, {
       methods: ['GET'],
       path,
+      operationId: `getEvent${By}`,
       args: eventReadArgs,
       summary: `Read an event by ${by}`,
       tags,
@@ -118,6 +122,7 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
     registerRoute(app, registry, {
       methods: ['POST', 'PUT', 'PATCH'],
       path,
+      operationId: `updateEvent${By}`,
       args: eventUpdateArgs,
       summary: `Update an event by ${by} (partial: only sent fields change)`,
       tags,
@@ -131,6 +136,7 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
     registerRoute(app, registry, {
       methods: ['DELETE'],
       path,
+      operationId: `deleteEvent${By}`,
       args: eventDeleteArgs,
       summary: `Trash an event by ${by} (force=true: delete permanently)`,
       tags,
