@@ -29,6 +29,12 @@ export interface RouteDefinition<S extends ArgsSpec> {
   readonly methods: readonly Method[];
   /** Relative to the namespace, e.g. `/categories/{id}`. */
   readonly path: string;
+  /**
+   * The OpenAPI `operationId` of the route's first method, e.g. `listEvents`, `getEventById`. A
+   * route serving POST, PUT and PATCH names its POST operation `update…`; its PUT and PATCH
+   * operations become `replace…` and `patch…` (see `operationIdsOf`).
+   */
+  readonly operationId: string;
   readonly args: S;
   readonly summary: string;
   readonly tags: readonly string[];
@@ -52,6 +58,15 @@ export interface IndexedRoute {
 /** Every route registered through `registerRoute`, in registration order (the index reads it). */
 export class RouteRegistry {
   readonly routes = new Map<string, IndexedRoute>();
+  private readonly operationIds = new Set<string>();
+
+  /** Claims OpenAPI operation ids: each names one operation of the whole API. */
+  claimOperationIds(ids: Iterable<string>): void {
+    for (const id of ids) {
+      if (this.operationIds.has(id)) throw new Error(`operationId ${id} is already taken`);
+      this.operationIds.add(id);
+    }
+  }
 
   add(path: string, endpoint: IndexedEndpoint): void {
     const pattern = `/${NAMESPACE}${toPattern(path)}`;
@@ -64,6 +79,23 @@ export class RouteRegistry {
     const route = [...this.routes.values()].find((r) => r.path === path);
     return route ? route.endpoints.flatMap((e) => e.methods) : [];
   }
+}
+
+/** The verbs of the PUT and PATCH operations of an update route whose POST operation is `update…`. */
+const UPDATE_VERBS: Partial<Record<Method, string>> = { POST: 'update', PUT: 'replace', PATCH: 'patch' };
+
+/**
+ * The operationId of each method of a route: its own id for a single method; for an update route
+ * (POST, PUT, PATCH, id `update…`) `update…`, `replace…` and `patch…` (docs/api.md, "Operation ids").
+ */
+export function operationIdsOf(definition: Pick<RouteDefinition<ArgsSpec>, 'methods' | 'operationId' | 'path'>): Map<Method, string> {
+  const { methods, operationId } = definition;
+  if (methods.length === 1) return new Map([[methods[0], operationId]]);
+  const noun = operationId.startsWith('update') ? operationId.slice('update'.length) : undefined;
+  if (noun === undefined || methods.some((method) => UPDATE_VERBS[method] === undefined)) {
+    throw new Error(`route ${definition.path}: several methods need an update route (POST/PUT/PATCH) whose operationId starts with "update", got ${operationId}`);
+  }
+  return new Map(methods.map((method) => [method, `${UPDATE_VERBS[method]}${noun}`]));
 }
 
 function pathParams(path: string): PathParam[] {
@@ -79,7 +111,7 @@ export function toFastifyUrl(path: string): string {
 }
 
 export const languageParameter = Type.String({
-  description: 'The content language of the request and response (API.md §15)',
+  description: 'The content language of the request and response (docs/api.md, "Languages")',
   enum: [...LANGUAGES],
 });
 
@@ -117,23 +149,30 @@ function pathValues(raw: FastifyRequest): { id?: number; slug?: string } {
  * schemas feed /doc. Arguments are parsed before the handler runs (validate → authorise → act).
  */
 export function registerRoute<S extends ArgsSpec>(app: FastifyInstance, registry: RouteRegistry, definition: RouteDefinition<S>): void {
+  const operationIds = operationIdsOf(definition);
+  registry.claimOperationIds(operationIds.values());
   registry.add(definition.path, { methods: definition.methods, args: definition.args });
-  app.route({
-    method: definition.methods as HTTPMethods[],
-    url: toFastifyUrl(definition.path),
-    schema: {
-      summary: definition.summary,
-      tags: [...definition.tags],
-      ...(definition.secured ? { security: [{ basicAuth: [] }, { bearerAuth: [] }] } : {}),
-      ...documentedSchema(definition as RouteDefinition<ArgsSpec>),
-      response: definition.responses,
-    },
-    handler: async (raw, reply) => {
-      const ctx = requestContext(raw);
-      const bag = mergeSources(raw.query, raw.body);
-      const args = parseArgs(definition.args, bag, ctx.parse);
-      const given = new Set(Object.keys(definition.args).filter((name) => bag[name] !== undefined));
-      return definition.handler({ ctx, args, params: pathValues(raw), given, bag, raw }, reply);
-    },
-  });
+  const handler = async (raw: FastifyRequest, reply: FastifyReply) => {
+    const ctx = requestContext(raw);
+    const bag = mergeSources(raw.query, raw.body);
+    const args = parseArgs(definition.args, bag, ctx.parse);
+    const given = new Set(Object.keys(definition.args).filter((name) => bag[name] !== undefined));
+    return definition.handler({ ctx, args, params: pathValues(raw), given, bag, raw }, reply);
+  };
+  // One Fastify route per method, so that each OpenAPI operation carries its own operationId.
+  for (const [method, operationId] of operationIds) {
+    app.route({
+      method: method as HTTPMethods,
+      url: toFastifyUrl(definition.path),
+      schema: {
+        summary: definition.summary,
+        operationId,
+        tags: [...definition.tags],
+        ...(definition.secured ? { security: [{ basicAuth: [] }, { bearerAuth: [] }] } : {}),
+        ...documentedSchema(definition as RouteDefinition<ArgsSpec>),
+        response: { ...definition.responses },
+      },
+      handler,
+    });
+  }
 }

@@ -77,7 +77,9 @@ export async function registerDocumentation(app: FastifyInstance, registry: Rout
         description:
           'Event calendar API, wire-compatible with The Events Calendar v1 REST API (namespace calendar/events/v1). ' +
           'Every route is also served under /{lang}/calendar/events/v1/… for the 12 content languages; ' +
-          'the i18n_language parameter wins over the path segment.',
+          'the i18n_language parameter wins over the path segment. ' +
+          'Reference documentation: docs/api.md in the service\'s source repository (sections "Authentication", ' +
+          '"Roles and permissions", "Dates and time zones", "Errors" and "Differences from The Events Calendar").',
       },
       servers: [{ url: `${config.publicUrl}${config.basePath}` }],
       components: {
@@ -90,13 +92,14 @@ export async function registerDocumentation(app: FastifyInstance, registry: Rout
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
 
-  const indexRoute = { methods: ['GET'] as const, args: {} };
-  registry.add('', { methods: [...indexRoute.methods], args: indexRoute.args });
-  app.get(toFastifyUrl(''), { schema: { summary: 'Namespace index', tags: ['discovery'], querystring: { type: 'object', properties: { i18n_language: languageParameter } } } }, async (request) =>
+  const querystring = { type: 'object', properties: { i18n_language: languageParameter } };
+  registry.claimOperationIds(['getNamespaceIndex', 'getOpenApiDocument']);
+  registry.add('', { methods: ['GET'], args: {} });
+  app.get(toFastifyUrl(''), { schema: { summary: 'Namespace index', operationId: 'getNamespaceIndex', tags: ['discovery'], querystring } }, async (request) =>
     namespaceIndex(registry, requestContext(request)),
   );
   registry.add('/doc', { methods: ['GET'], args: {} });
-  app.get(toFastifyUrl('/doc'), { schema: { summary: 'OpenAPI 3.1 document of the API', tags: ['discovery'], querystring: { type: 'object', properties: { i18n_language: languageParameter } } } }, async () =>
+  app.get(toFastifyUrl('/doc'), { schema: { summary: 'OpenAPI 3.1 document of the API', operationId: 'getOpenApiDocument', tags: ['discovery'], querystring } }, async () =>
     app.swagger(),
   );
 }

@@ -76,5 +76,38 @@ for (const dialect of await testDialects()) {
       assert.ok(doc.paths[`/${NS}/categories/{id}`].patch);
       assert.ok(doc.paths[`/${NS}/tags`].post.requestBody);
     });
+
+    it('every /doc operation has its own operationId, one per method (docs/api.md "Operation ids")', async () => {
+      const doc = (await t.api.get(`/${NS}/doc`)).json;
+      const ids = new Map<string, string>();
+      for (const [path, item] of Object.entries<Record<string, { operationId?: string }>>(doc.paths)) {
+        for (const [method, operation] of Object.entries(item)) {
+          const where = `${method.toUpperCase()} ${path}`;
+          assert.equal(typeof operation.operationId, 'string', `${where} has no operationId`);
+          assert.match(operation.operationId!, /^[a-z][A-Za-z]+$/, where);
+          assert.equal(ids.get(operation.operationId!), undefined, `${where} repeats the operationId of ${ids.get(operation.operationId!)}`);
+          ids.set(operation.operationId!, where);
+        }
+      }
+      // Clients generate code from these names: they must stay as documented.
+      const expected: Record<string, string> = {
+        getNamespaceIndex: `GET /${NS}`,
+        getOpenApiDocument: `GET /${NS}/doc`,
+        listEvents: `GET /${NS}/events`,
+        createEvent: `POST /${NS}/events`,
+        getEventById: `GET /${NS}/events/{id}`,
+        updateEventById: `POST /${NS}/events/{id}`,
+        replaceEventById: `PUT /${NS}/events/{id}`,
+        patchEventById: `PATCH /${NS}/events/{id}`,
+        deleteEventBySlug: `DELETE /${NS}/events/by-slug/{slug}`,
+        getVenueBySlug: `GET /${NS}/venues/by-slug/{slug}`,
+        createOrganizer: `POST /${NS}/organizers`,
+        listCategories: `GET /${NS}/categories`,
+        patchTagById: `PATCH /${NS}/tags/{id}`,
+        deleteCategoryById: `DELETE /${NS}/categories/{id}`,
+      };
+      for (const [id, where] of Object.entries(expected)) assert.equal(ids.get(id), where, id);
+      assert.equal(ids.size, 52);
+    });
   });
 }

@@ -62,6 +62,7 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
   registerRoute(app, registry, {
     methods: ['GET'],
     path: '/events',
+    operationId: 'listEvents',
     args: eventListArgs,
     summary: 'List events',
     tags,
@@ -80,6 +81,7 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
   registerRoute(app, registry, {
     methods: ['POST'],
     path: '/events',
+    operationId: 'createEvent',
     args: eventCreateArgs,
     summary: 'Create an event',
     tags,
@@ -94,9 +96,11 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
 
   for (const path of ['/events/{id}', '/events/by-slug/{slug}']) {
     const by = path.includes('{id}') ? 'id' : 'slug';
+    const By = by === 'id' ? 'ById' : 'BySlug';
     registerRoute(app, registry, {
       methods: ['GET'],
       path,
+      operationId: `getEvent${By}`,
       args: eventReadArgs,
       summary: `Read an event by ${by}`,
       tags,
@@ -116,6 +120,7 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
     registerRoute(app, registry, {
       methods: ['POST', 'PUT', 'PATCH'],
       path,
+      operationId: `updateEvent${By}`,
       args: eventUpdateArgs,
       summary: `Update an event by ${by} (partial: only sent fields change)`,
       tags,
@@ -129,6 +134,7 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
     registerRoute(app, registry, {
       methods: ['DELETE'],
       path,
+      operationId: `deleteEvent${By}`,
       args: eventDeleteArgs,
       summary: `Trash an event by ${by} (force=true: delete permanently)`,
       tags,

@@ -87,10 +87,15 @@ export function registerLinkedRoutes(app: FastifyInstance, registry: RouteRegist
     return ids.map((id) => found.get(id)).filter((json): json is readonly Buffer[] => json !== undefined);
   };
   const tags = [kind.path];
+  /** `Venue` / `Organizer` and `Venues` / `Organizers`, for operation ids. */
+  const One = `${kind.type[0].toUpperCase()}${kind.type.slice(1)}`;
+  const Many = `${kind.path[0].toUpperCase()}${kind.path.slice(1)}`;
+  const article = kind.type === 'organizer' ? 'an' : 'a';
 
   registerRoute(app, registry, {
     methods: ['GET'],
     path: `/${kind.path}`,
+    operationId: `list${Many}`,
     args: resource.args.list,
     summary: `List ${kind.path}`,
     tags,
@@ -110,8 +115,9 @@ export function registerLinkedRoutes(app: FastifyInstance, registry: RouteRegist
   registerRoute(app, registry, {
     methods: ['POST'],
     path: `/${kind.path}`,
+    operationId: `create${One}`,
     args: resource.args.create,
-    summary: `Create a ${kind.type} (or reuse an identical one)`,
+    summary: `Create ${article} ${kind.type} (or reuse an identical one)`,
     tags,
     secured: true,
     responses: { 201: ref, ...errorResponses(400, 401, 403) },
@@ -125,11 +131,13 @@ export function registerLinkedRoutes(app: FastifyInstance, registry: RouteRegist
 
   for (const path of [`/${kind.path}/{id}`, `/${kind.path}/by-slug/{slug}`]) {
     const by = path.includes('{id}') ? 'id' : 'slug';
+    const By = by === 'id' ? 'ById' : 'BySlug';
     registerRoute(app, registry, {
       methods: ['GET'],
       path,
+      operationId: `get${One}${By}`,
       args: { context: contextArg },
-      summary: `Read a ${kind.type} by ${by}`,
+      summary: `Read ${article} ${kind.type} by ${by}`,
       tags,
       responses: { 200: ref, ...errorResponses(401, 403, 404) },
       handler: async ({ ctx, params, args }) => {
@@ -143,8 +151,9 @@ export function registerLinkedRoutes(app: FastifyInstance, registry: RouteRegist
     registerRoute(app, registry, {
       methods: ['POST', 'PUT', 'PATCH'],
       path,
+      operationId: `update${One}${By}`,
       args: resource.args.update,
-      summary: `Update a ${kind.type} by ${by} (partial: only sent fields change)`,
+      summary: `Update ${article} ${kind.type} by ${by} (partial: only sent fields change)`,
       tags,
       secured: true,
       responses: { 200: ref, ...errorResponses(400, 401, 403, 404) },
@@ -156,8 +165,9 @@ export function registerLinkedRoutes(app: FastifyInstance, registry: RouteRegist
     registerRoute(app, registry, {
       methods: ['DELETE'],
       path,
+      operationId: `delete${One}${By}`,
       args: deleteArgs,
-      summary: `Trash a ${kind.type} by ${by} (force=true: delete permanently)`,
+      summary: `Trash ${article} ${kind.type} by ${by} (force=true: delete permanently)`,
       tags,
       secured: true,
       responses: { 200: ref, ...errorResponses(401, 403, 404, 410) },

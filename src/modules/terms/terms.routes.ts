@@ -44,10 +44,14 @@ function registerTaxonomy<L extends ArgsSpec, C extends ArgsSpec, U extends Args
 ): void {
   const tags = [taxonomy.path];
   const label = taxonomy.hierarchical ? 'event category' : 'event tag';
+  /** `Category` / `Tag` and `Categories` / `Tags`, for operation ids. */
+  const One = `${taxonomy.key[0].toUpperCase()}${taxonomy.key.slice(1)}`;
+  const Many = `${taxonomy.path[0].toUpperCase()}${taxonomy.path.slice(1)}`;
 
   registerRoute(app, registry, {
     methods: ['GET'],
     path: `/${taxonomy.path}`,
+    operationId: `list${Many}`,
     args: args.list,
     summary: `List ${taxonomy.path}`,
     tags,
@@ -74,6 +78,7 @@ function registerTaxonomy<L extends ArgsSpec, C extends ArgsSpec, U extends Args
   registerRoute(app, registry, {
     methods: ['POST'],
     path: `/${taxonomy.path}`,
+    operationId: `create${One}`,
     args: args.create,
     summary: `Create an ${label}`,
     tags,
@@ -91,6 +96,7 @@ function registerTaxonomy<L extends ArgsSpec, C extends ArgsSpec, U extends Args
   registerRoute(app, registry, {
     methods: ['GET'],
     path: `/${taxonomy.path}/{id}`,
+    operationId: `get${One}ById`,
     args: termReadArgs,
     summary: `Read an ${label}`,
     tags,
@@ -106,6 +112,7 @@ function registerTaxonomy<L extends ArgsSpec, C extends ArgsSpec, U extends Args
   registerRoute(app, registry, {
     methods: ['POST', 'PUT', 'PATCH'],
     path: `/${taxonomy.path}/{id}`,
+    operationId: `update${One}ById`,
     args: args.update,
     summary: `Update an ${label} (partial: only sent fields change)`,
     tags,
@@ -121,6 +128,7 @@ function registerTaxonomy<L extends ArgsSpec, C extends ArgsSpec, U extends Args
   registerRoute(app, registry, {
     methods: ['DELETE'],
     path: `/${taxonomy.path}/{id}`,
+    operationId: `delete${One}ById`,
     args: {},
     summary: `Delete an ${label} permanently`,
     tags,
