@@ -30,7 +30,7 @@ export interface Dataset {
 
 const PG_ADMIN = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
-async function createDatabase(dialect: 'sqlite' | 'postgres'): Promise<{ url: string; drop(): Promise<void> }> {
+async function createDatabase(dialect: 'sqlite' | 'postgres'): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `bench_${randomBytes(4).toString('hex')}`;
   if (dialect === 'sqlite') {
     const dir = join('bench', '.data');

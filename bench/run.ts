@@ -52,7 +52,7 @@ function numberOption(name: 'events' | 'duration' | 'warmup' | 'connections', mi
   return value;
 }
 
-if (!['sqlite', 'postgres'].includes(values.db!)) {
+if (!['sqlite', 'postgres'].includes(values.db)) {
   process.stderr.write(`bench: --db must be sqlite or postgres, got "${values.db}"\n`);
   process.exit(2);
 }
@@ -122,7 +122,8 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   try {
     const all = scenarios(dataset.samples);
-    const wanted = values.scenarios ? all.filter((s) => values.scenarios!.split(',').includes(s.name)) : all;
+    const only = values.scenarios ? values.scenarios.split(',') : undefined;
+    const wanted = only ? all.filter((s) => only.includes(s.name)) : all;
     for (const scenario of wanted) {
       if (warmup > 0) {
         process.stdout.write(`warming up ${scenario.name} (${warmup} s)…\n`);

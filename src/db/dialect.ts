@@ -8,7 +8,7 @@ export function dialectOfExecutor(db: Executor): Dialect {
   return db.getExecutor().adapter instanceof SqliteAdapter ? 'sqlite' : 'postgres';
 }
 
-const ASCII = /^[\x00-\x7f]*$/;
+const ASCII = /^\p{ASCII}*$/u;
 
 /**
  * `text` contains `word` (already lower-cased), ignoring case. PostgreSQL folds with its native

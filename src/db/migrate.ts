@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { Dialect } from './connect.js';
 import * as initial from './migrations/0001_initial.js';
@@ -42,9 +43,9 @@ class StaticProvider implements MigrationProvider {
 }
 
 /** Brings the schema up to date; returns the names of the steps it applied. */
-export async function migrateToLatest(db: Kysely<any>, dialect: Dialect): Promise<string[]> {
+export async function migrateToLatest<DB>(db: Kysely<DB>, dialect: Dialect): Promise<string[]> {
   const migrator = new Migrator({ db, provider: new StaticProvider(dialect) });
   const { error, results } = await migrator.migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
+  if (error) throw error instanceof Error ? error : new Error(typeof error === 'string' ? error : inspect(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

@@ -32,7 +32,7 @@ export interface ArgSpec<T, Always extends boolean = boolean> {
   parse(raw: unknown, name: string, ctx: ParseContext): ParseOutcome<T>;
 }
 
-export type ArgsSpec = Readonly<Record<string, ArgSpec<any>>>;
+export type ArgsSpec = Readonly<Record<string, ArgSpec<unknown>>>;
 
 type ArgValue<A> = A extends ArgSpec<infer T, infer Always> ? (Always extends true ? T : T | undefined) : never;
 export type ParsedArgs<S extends ArgsSpec> = { -readonly [K in keyof S]: ArgValue<S[K]> };

@@ -136,6 +136,12 @@ function documentedSchema(definition: RouteDefinition<ArgsSpec>): Record<string,
   return schema;
 }
 
+/** The `{id}` of a route whose path has one: registerRoute always fills it in for such a path. */
+export function idParam(params: ApiRequest<ArgsSpec>['params']): number {
+  if (params.id === undefined) throw new Error('idParam: the route has no {id} path parameter');
+  return params.id;
+}
+
 function pathValues(raw: FastifyRequest): { id?: number; slug?: string } {
   const params = raw.params as Record<string, string | undefined>;
   return {

@@ -1,4 +1,4 @@
-import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
+import { SerializerSelector, type SerializerFactory } from '@fastify/fast-json-stringify-compiler';
 
 type Schema = Record<string, unknown>;
 
@@ -18,12 +18,10 @@ function withoutRequired(schema: unknown): unknown {
  * order (API.md §8). Serialisation therefore uses the response schemas without `required`; the
  * documents (/doc, the index) still show it.
  */
-export function orderPreservingSerializerFactory() {
+export function orderPreservingSerializerFactory(): SerializerFactory {
   const build = SerializerSelector();
-  return (externalSchemas: unknown, options: unknown) => {
-    const external = withoutRequired(externalSchemas) as Record<string, unknown>;
-    const compile = build(external as never, options as never);
-    return (route: { schema: unknown; method: string; url: string; httpStatus: string }) =>
-      compile({ ...route, schema: withoutRequired(route.schema) } as never);
+  return (externalSchemas, options) => {
+    const compile = build(withoutRequired(externalSchemas), options);
+    return (route) => compile({ ...route, schema: withoutRequired(route.schema) });
   };
 }

@@ -13,7 +13,9 @@ import { createTestDatabase, testDialects, type TestDatabase } from '../helpers/
 async function assertPlannerAveragesWithoutSamples(url: string): Promise<void> {
   const handle = connect(url);
   try {
-    const count = (table: string) => handle.sqlite!.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number };
+    const { sqlite } = handle;
+    assert.ok(sqlite, 'a SQLite database');
+    const count = (table: string) => sqlite.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number };
     assert.ok(count('sqlite_stat1').n > 0);
     assert.equal(count('sqlite_stat4').n, 0);
   } finally {
@@ -189,7 +191,7 @@ for (const dialect of await testDialects()) {
       assert.equal(await total(), 0);
       assert.equal(cli(database.url, 'seed', '--events', '30').status, 0);
       assert.ok(((await total()) ?? 0) > 0);
-      const found = (await app.inject({ url: '/calendar/events/v1/events?search=concert&per_page=50' })).json() as { total: number; events: { title: string; description: string }[] };
+      const found = (await app.inject({ url: '/calendar/events/v1/events?search=concert&per_page=50' })).json<{ total: number; events: { title: string; description: string }[] }>();
       assert.ok(found.total > 0);
       for (const event of found.events) assert.match(`${event.title} ${event.description}`, /concert/i);
       if (dialect === 'sqlite') await assertPlannerAveragesWithoutSamples(database.url);
@@ -220,7 +222,8 @@ for (const dialect of await testDialects()) {
       assert.equal(await listAs(second), 200);
 
       const phone = cli(database.url, 'app-password:list', 'alice').lines.find((line) => line.includes('  phone  '));
-      assert.equal(cli(database.url, 'app-password:revoke', 'alice', phone!.split(' ')[0]).status, 0);
+      assert.ok(phone, 'the phone password is listed');
+      assert.equal(cli(database.url, 'app-password:revoke', 'alice', phone.split(' ')[0]).status, 0);
       assert.equal(await listAs(second), 401);
       assert.equal(await listAs(first), 200);
 

@@ -95,7 +95,8 @@ describe('parseArgs', () => {
   it('treats an empty required string as invalid, not missing', () => {
     const error = apiErrorOf(() => parseArgs(spec, { title: '', start_date: 'now' }, ctx));
     assert.equal(error.code, 'rest_invalid_param');
-    assert.deepEqual([...error.options.invalid!.keys()], ['title']);
+    assert.ok(error.options.invalid);
+    assert.deepEqual([...error.options.invalid.keys()], ['title']);
   });
 
   it('collects every invalid parameter, in declaration order, with its problem', () => {
@@ -104,7 +105,8 @@ describe('parseArgs', () => {
     const error = apiErrorOf(() => parseArgs(spec, bag, ctx));
     assert.equal(error.code, 'rest_invalid_param');
     assert.equal(error.status, 400);
-    const invalid = error.options.invalid!;
+    const invalid = error.options.invalid;
+    assert.ok(invalid);
     assert.deepEqual([...invalid.keys()], ['title', 'start_date', 'page', 'featured', 'count']);
     assert.deepEqual(invalid.get('title'), { message: 'invalid_parameter', vars: undefined, code: undefined });
     assert.deepEqual(invalid.get('page'), { message: 'must_be_positive_int', vars: { param: 'page' }, code: undefined });
@@ -125,7 +127,8 @@ describe('parseArgs', () => {
   it('reports a present but invalid parameter instead of falling back to its default', () => {
     const error = apiErrorOf(() => parseArgs(spec, { title: 'x', start_date: 'now', per_page: '0' }, ctx));
     assert.equal(error.code, 'rest_invalid_param');
-    assert.deepEqual([...error.options.invalid!.keys()], ['per_page']);
+    assert.ok(error.options.invalid);
+    assert.deepEqual([...error.options.invalid.keys()], ['per_page']);
   });
 
   it('computes a default from the parse context', () => {

@@ -102,18 +102,17 @@ function filtered(db: Executor, kind: LinkedKind, filter: LinkedFilter, language
   if (filter.words && filter.words.length > 0) query = query.where(searchCondition(db, kind, filter.words, languages));
   if (filter.eventId !== undefined) {
     const eventId = filter.eventId;
-    query = query.where(({ exists }) => exists(linkedEvents(kind, loose).select('lp.id').where('lp.id', '=', eventId)));
+    query = query.where((eb) => eb.exists(linkedEvents(kind, loose).select('lp.id').where('lp.id', '=', eventId)));
   }
   if (filter.hasEvents !== undefined) {
     // Only drafts and pending events do not make an item "have events" (API.md §11, TEC §9).
-    const withEvents = ({ exists }: { exists: (q: unknown) => Expression<SqlBool> }) =>
-      exists(linkedEvents(kind, loose).select('lp.id').where('lp.status', 'not in', ['draft', 'pending']));
-    query = filter.hasEvents ? query.where(withEvents as never) : query.where(({ not, exists }) => not(withEvents({ exists } as never)));
+    const countedEvents = linkedEvents(kind, loose).select('lp.id').where('lp.status', 'not in', ['draft', 'pending']);
+    query = filter.hasEvents ? query.where((eb) => eb.exists(countedEvents)) : query.where((eb) => eb.not(eb.exists(countedEvents)));
   }
   if (filter.upcomingSince !== undefined) {
     const since = filter.upcomingSince;
-    query = query.where(({ exists }) =>
-      exists(
+    query = query.where((eb) =>
+      eb.exists(
         linkedEvents(kind, loose)
           .select('lp.id')
           .where('le.start_utc', '>=', since)

@@ -2,7 +2,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { ENTRY_OVERHEAD, ownBuffer } from '../../cache/entries.js';
 import { callerCan } from '../../auth/caller.js';
-import type { ArgsSpec, ParsedArgs } from '../../http/args.js';
+import type { ArgsSpec } from '../../http/args.js';
 import type { RequestContext } from '../../http/context.js';
 import { pageLinks, sendList, setListHeaders, totalPages } from '../../http/lists.js';
 import { compileSerializer } from '../../http/json.js';
@@ -61,7 +61,9 @@ function listQuery(request: ApiRequest<ArgsSpec>, input: service.LinkedListInput
 }
 
 function refOf(params: { id?: number; slug?: string }): service.PostRef {
-  return params.id !== undefined ? { id: params.id } : { slug: params.slug! };
+  if (params.id !== undefined) return { id: params.id };
+  if (params.slug !== undefined) return { slug: params.slug };
+  throw new Error('linked item route registered without an {id} or {slug} path parameter');
 }
 
 /** Registers list, create, and the by-id and by-slug item routes of a venue-like resource. */
@@ -105,7 +107,7 @@ export function registerLinkedRoutes(app: FastifyInstance, registry: RouteRegist
       const input = request.args as unknown as service.LinkedListInput;
       const { ids, total } = await service.listLinked(ctx, state, kind, input);
       const pages = totalPages(total, input.per_page);
-      const links = pageLinks((q) => ctx.urls.rest(`${kind.path}/`, q), listQuery(request as ApiRequest<ArgsSpec>, input), input.page, input.page < pages, input.page > 1, true);
+      const links = pageLinks((q) => ctx.urls.rest(`${kind.path}/`, q), listQuery(request, input), input.page, input.page < pages, input.page > 1, true);
       setListHeaders(reply, total, pages, links);
       const items = await renderList(ctx, ids);
       return sendList(reply, kind.path, items, links, total, pages);
@@ -122,7 +124,7 @@ export function registerLinkedRoutes(app: FastifyInstance, registry: RouteRegist
     secured: true,
     responses: { 201: ref, ...errorResponses(400, 401, 403) },
     handler: async ({ ctx, args }, reply) => {
-      const input = writeInput(resource, args as Record<string, unknown>, 'create') as service.LinkedWriteInput & { name: string };
+      const input = writeInput(resource, args, 'create') as service.LinkedWriteInput & { name: string };
       const id = await service.createLinked(ctx, kind, input);
       reply.code(201);
       return resource.present(ctx, await service.loadLinked(ctx, kind, id), { jsonLd: false });
@@ -158,7 +160,7 @@ export function registerLinkedRoutes(app: FastifyInstance, registry: RouteRegist
       secured: true,
       responses: { 200: ref, ...errorResponses(400, 401, 403, 404) },
       handler: async ({ ctx, args, params }) => {
-        const id = await service.updateLinked(ctx, kind, refOf(params), writeInput(resource, args as Record<string, unknown>, 'update'));
+        const id = await service.updateLinked(ctx, kind, refOf(params), writeInput(resource, args, 'update'));
         return resource.present(ctx, await service.loadLinked(ctx, kind, id), { jsonLd: false });
       },
     });
@@ -172,8 +174,7 @@ export function registerLinkedRoutes(app: FastifyInstance, registry: RouteRegist
       secured: true,
       responses: { 200: ref, ...errorResponses(401, 403, 404, 410) },
       handler: async ({ ctx, args, params }) => {
-        const input = args as ParsedArgs<typeof deleteArgs>;
-        return resource.present(ctx, await service.deleteLinked(ctx, kind, refOf(params), input.force), { jsonLd: false });
+        return resource.present(ctx, await service.deleteLinked(ctx, kind, refOf(params), args.force), { jsonLd: false });
       },
     });
   }

@@ -31,7 +31,7 @@ const DAY = 86_400;
 
 async function insertBatch<T extends Record<string, unknown>>(db: Executor, table: 'posts' | 'events' | 'venues' | 'organizers' | 'event_terms' | 'event_organizers' | 'search_documents', rows: T[]): Promise<void> {
   for (let i = 0; i < rows.length; i += BATCH) {
-    await db.insertInto(table).values(rows.slice(i, i + BATCH) as never).execute();
+    await db.insertInto(table).values(rows.slice(i, i + BATCH)).execute();
   }
 }
 

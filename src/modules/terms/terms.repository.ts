@@ -59,7 +59,7 @@ function selectTerms(db: Executor, { lang, defaultLang }: TermLanguages): TermQu
       translatedColumn('terms', 'name', lang, defaultLang).as('name'),
       translatedColumn('terms', 'name_key', lang, defaultLang).as('name_key'),
       translatedColumn('terms', 'description', lang, defaultLang).as('description'),
-    ]) as unknown as TermQuery;
+    ]);
 }
 
 function applyFilter(query: TermQuery, filter: TermFilter, languages: TermLanguages): TermQuery {
@@ -74,8 +74,8 @@ function applyFilter(query: TermQuery, filter: TermFilter, languages: TermLangua
   if (filter.parent !== undefined) q = q.where('terms.parent_id', '=', filter.parent);
   if (filter.eventId !== undefined) {
     const eventId = filter.eventId;
-    q = q.where(({ exists, selectFrom }) =>
-      exists(selectFrom('event_terms').select('event_terms.term_id').whereRef('event_terms.term_id', '=', 'terms.id').where('event_terms.event_id', '=', eventId)),
+    q = q.where((eb) =>
+      eb.exists(eb.selectFrom('event_terms').select('event_terms.term_id').whereRef('event_terms.term_id', '=', 'terms.id').where('event_terms.event_id', '=', eventId)),
     );
   }
   if (filter.search !== undefined) {
@@ -265,7 +265,7 @@ export async function slugPaths(db: Executor, taxonomy: string, languages?: Term
 }
 
 /** Terms by id, in the request language. */
-const termRowsByIds = compiledOnce((db, slot) => selectTerms(db, { lang: slot(0), defaultLang: slot(1) } as TermLanguages).where(inList(db, 'terms.id', slot(2))));
+const termRowsByIds = compiledOnce((db, slot) => selectTerms(db, { lang: slot(0) as Language, defaultLang: slot(1) as Language }).where(inList(db, 'terms.id', slot(2))));
 
 /** Terms by id in a language; every event write reads its terms: compiled once, ids as one parameter. */
 export async function findTermsByIds(db: Executor, ids: readonly number[], languages: TermLanguages): Promise<Map<number, TermRow>> {

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ArgsSpec, ParsedArgs } from '../../http/args.js';
 import type { RequestContext } from '../../http/context.js';
 import { givenQuery, pageLinks, setListHeaders, totalPages } from '../../http/lists.js';
-import { registerRoute, type ApiRequest, type RouteRegistry } from '../../http/routes.js';
+import { idParam, registerRoute, type ApiRequest, type RouteRegistry } from '../../http/routes.js';
 import { errorResponses } from '../../http/schemas.js';
 import { presentTerm } from './terms.present.js';
 import {
@@ -86,7 +86,7 @@ function registerTaxonomy<L extends ArgsSpec, C extends ArgsSpec, U extends Args
     responses: { 201: TermRef, ...errorResponses(400, 401, 403) },
     handler: async (request, reply) => {
       const input = request.args as unknown as service.TermWriteInput & { name: string };
-      const id = await service.createTerm(request.ctx, taxonomy, writeInput(request as ApiRequest<ArgsSpec>, input) as typeof input);
+      const id = await service.createTerm(request.ctx, taxonomy, writeInput(request, input) as typeof input);
       const term = await present(request.ctx, taxonomy, id);
       reply.code(201).header('Location', term.urls.self);
       return term;
@@ -102,7 +102,7 @@ function registerTaxonomy<L extends ArgsSpec, C extends ArgsSpec, U extends Args
     tags,
     responses: { 200: TermRef, ...errorResponses(401, 403, 404) },
     handler: async ({ ctx, params, args }) => {
-      const term = await present(ctx, taxonomy, params.id!);
+      const term = await present(ctx, taxonomy, idParam(params));
       if (args.context !== 'edit') return term;
       requireEditContext(callerCan(ctx.caller, taxonomy.manage), ctx.caller !== null);
       return { ...term, ...(await termTranslations(ctx.db, term.id)) };
@@ -120,8 +120,9 @@ function registerTaxonomy<L extends ArgsSpec, C extends ArgsSpec, U extends Args
     responses: { 200: TermRef, ...errorResponses(400, 401, 403, 404) },
     handler: async (request) => {
       const input = request.args as unknown as service.TermWriteInput;
-      await service.updateTerm(request.ctx, taxonomy, request.params.id!, writeInput(request as ApiRequest<ArgsSpec>, input));
-      return present(request.ctx, taxonomy, request.params.id!);
+      const id = idParam(request.params);
+      await service.updateTerm(request.ctx, taxonomy, id, writeInput(request, input));
+      return present(request.ctx, taxonomy, id);
     },
   });
 
@@ -135,7 +136,7 @@ function registerTaxonomy<L extends ArgsSpec, C extends ArgsSpec, U extends Args
     secured: true,
     responses: { 200: TermRef, ...errorResponses(401, 403, 404) },
     handler: async ({ ctx, params }) => {
-      const { row, tree } = await service.deleteTerm(ctx, taxonomy, params.id!);
+      const { row, tree } = await service.deleteTerm(ctx, taxonomy, idParam(params));
       return presentTerm(row, taxonomy, ctx.urls, tree);
     },
   });
