@@ -5,7 +5,7 @@ import { LRUCache } from 'lru-cache';
  * used entries first (lru-cache): our own "second chance" map scanned from its oldest slot on every
  * eviction, over the holes earlier deletions leave in a JavaScript Map, several times slower.
  */
-export class LruCache<V extends {}> {
+export class LruCache<V extends object | string | number | boolean | bigint | symbol> {
   private readonly entries: LRUCache<string, V>;
 
   constructor(maxEntries: number, maxBytes: number, sizeOf: (value: V) => number = () => 1) {

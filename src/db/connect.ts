@@ -71,14 +71,15 @@ function objectRows(statement: SQLite.Statement): DriverStatement {
     for (let i = 0; i < names.length; i++) row[names[i]] = values[i];
     return row;
   };
-  return {
+  const rows: DriverStatement = {
     reader: true,
     all: (...params: unknown[]) => (statement.all(...params) as unknown[][]).map(toObject),
     *iterate(...params: unknown[]) {
       for (const values of statement.iterate(...params) as IterableIterator<unknown[]>) yield toObject(values);
     },
     run: (...params: unknown[]) => statement.run(...params),
-  } as DriverStatement;
+  };
+  return rows;
 }
 
 /**
@@ -96,7 +97,7 @@ function withStatementCache(database: SQLite.Database, limit = 500): SQLite.Data
     }
     return statement;
   };
-  return new Proxy(database, { get: (target, key) => (key === 'prepare' ? prepare : Reflect.get(target, key, target)) });
+  return new Proxy(database, { get: (target, key): unknown => (key === 'prepare' ? prepare : Reflect.get(target, key, target)) });
 }
 
 /**

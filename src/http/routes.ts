@@ -1,5 +1,5 @@
 import { Type, type TObject, type TSchema } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LANGUAGES } from '../i18n/languages.js';
 import { mergeSources, parseArgs, type ArgsSpec, type ParsedArgs } from './args.js';
 import { requestContext, type RequestContext } from './context.js';
@@ -168,7 +168,7 @@ export function registerRoute<S extends ArgsSpec>(app: FastifyInstance, registry
   // One Fastify route per method, so that each OpenAPI operation carries its own operationId.
   for (const [method, operationId] of operationIds) {
     app.route({
-      method: method as HTTPMethods,
+      method,
       url: toFastifyUrl(definition.path),
       schema: {
         summary: definition.summary,

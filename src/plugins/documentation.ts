@@ -12,13 +12,13 @@ import { NAMESPACE } from '../http/urls.js';
 import { SHARED_SCHEMAS } from '../modules/shared-schemas.js';
 
 function displayDefault(value: unknown): unknown {
-  if (value instanceof DateTime) return formatDb(value);
+  if (DateTime.isDateTime(value)) return formatDb(value);
   return value;
 }
 
 function schemaType(schema: TSchema): unknown {
-  if (schema.anyOf) return (schema.anyOf as TSchema[]).map((s) => s.type);
-  return schema.type;
+  if (schema.anyOf) return (schema.anyOf as TSchema[]).map((s): unknown => s.type);
+  return schema.type as unknown;
 }
 
 /** One argument as the WordPress-style index shows it: schema keywords, then `required`. */

@@ -78,7 +78,7 @@ export async function createEventId(api: TestApi, overrides: Body = {}, as: Who 
 /** Creates `count` events in start order, titled `${overrides.title ?? 'Event'} 1`, `… 2`, …; returns their ids. */
 export async function createEventIds(api: TestApi, count: number, overrides: Body = {}, as: Who = 'administrator'): Promise<number[]> {
   const ids: number[] = [];
-  for (let i = 0; i < count; i++) ids.push(await createEventId(api, { ...overrides, title: `${overrides.title ?? 'Event'} ${i + 1}` }, as));
+  for (let i = 0; i < count; i++) ids.push(await createEventId(api, { ...overrides, title: `${typeof overrides.title === 'string' ? overrides.title : 'Event'} ${i + 1}` }, as));
   return ids;
 }
 

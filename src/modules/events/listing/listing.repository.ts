@@ -1,7 +1,7 @@
-import { sql, type Expression, type SqlBool } from 'kysely';
+import { sql, type Expression, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Caller } from '../../../auth/caller.js';
 import { callerCan } from '../../../auth/caller.js';
-import type { Executor } from '../../../db/schema.js';
+import type { Database, Executor } from '../../../db/schema.js';
 import { containsIgnoringCase, idTable, mayContain } from '../../../db/dialect.js';
 import { translatedColumn } from '../../../db/translations.js';
 import type { Languages } from '../../linked/linked.repository.js';
@@ -74,10 +74,11 @@ function eventRows(db: Executor, filter: EventFilter) {
   return db
     .selectFrom(idTable(db, filter.candidateIds, 'candidate'))
     .crossJoin('events')
-    .where(sql<SqlBool>`events.post_id = candidate.value`) as unknown as ReturnType<typeof eventsTable>;
+    .where(sql<SqlBool>`events.post_id = candidate.value`) as unknown as EventsTableQuery;
 }
 
-const eventsTable = (db: Executor) => db.selectFrom('events');
+/** The shape of a plain `SELECT … FROM events`, which the candidate join above reads like. */
+type EventsTableQuery = SelectQueryBuilder<Database, 'events', object>;
 
 /** The conditions on the events table alone: they use the listing indexes (migration 0004). */
 function eventConditions(db: Executor, filter: EventFilter) {

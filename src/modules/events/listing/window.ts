@@ -34,7 +34,10 @@ export function effectiveBounds(ctx: RequestContext, input: EventListInput): Eff
     start_date: input.start_date ? startOfDay(input.start_date) : window?.start,
     end_date: input.end_date ? endOfDay(input.end_date) : window?.end,
   };
-  for (const name of RELATIVE) if (input[name]) bounds[name] = endOfDay(input[name]!).setZone(zone);
+  for (const name of RELATIVE) {
+    const value = input[name];
+    if (value) bounds[name] = endOfDay(value).setZone(zone);
+  }
   if (bounds.start_date) bounds.start_date = bounds.start_date.setZone(zone);
   if (bounds.end_date) bounds.end_date = bounds.end_date.setZone(zone);
   return bounds;

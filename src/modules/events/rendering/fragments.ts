@@ -49,7 +49,7 @@ const prefixedCopies = new WeakMap<Buffer, Map<Buffer, Buffer>>();
  */
 function prefixed(prefix: Buffer, shared: Buffer): Buffer {
   let copies = prefixedCopies.get(shared);
-  if (!copies) prefixedCopies.set(shared, (copies = new Map()));
+  if (!copies) prefixedCopies.set(shared, (copies = new Map<Buffer, Buffer>()));
   let joined = copies.get(prefix);
   if (!joined) {
     joined = Buffer.allocUnsafeSlow(prefix.length + shared.length);

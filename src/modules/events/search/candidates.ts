@@ -210,7 +210,7 @@ const MAX_RECENT = 2_000;
 const QUIET_MS = 250;
 const WORDS_KEPT = 64;
 const TERM_SETS_KEPT = 64;
-const PLAIN_ASCII = /^[\x00-\x7f]*$/;
+const PLAIN_ASCII = /^\p{ASCII}*$/u;
 const MAX_UINT16 = 0xffff;
 
 /** Events written since the snapshot: their ids, and each as lists see it (null: not listed), or undefined when unknown. */

@@ -5,7 +5,7 @@ interface SearchableText {
   description: string | null;
 }
 
-const ASCII = /^[\x00-\x7f]*$/;
+const ASCII = /^\p{ASCII}*$/u;
 
 /**
  * An event's search document: every version of its text in one body (migration 0006), and whether
