@@ -36,7 +36,10 @@ async function createDatabase(dialect: 'sqlite' | 'postgres'): Promise<{ url: st
     const dir = join('bench', '.data');
     mkdirSync(dir, { recursive: true });
     const file = join(dir, `${name}.db`);
-    return { url: `sqlite:${file}`, drop: async () => ['', '-wal', '-shm'].forEach((suffix) => rmSync(`${file}${suffix}`, { force: true })) };
+    return {
+      url: `sqlite:${file}`,
+      drop: async () => ['', '-wal', '-shm'].forEach((suffix) => rmSync(`${file}${suffix}`, { force: true })),
+    };
   }
   const admin = new pg.Client({ connectionString: PG_ADMIN });
   await admin.connect();
@@ -66,7 +69,11 @@ export async function buildDataset(dialect: 'sqlite' | 'postgres', events: numbe
   const handle = connect(database.url);
   try {
     await migrateToLatest(handle.db, handle.dialect);
-    await seedCalendar(handle.db, config, { events, onProgress: progressReporter('seeding events'), onStep: stepReporter() });
+    await seedCalendar(handle.db, config, {
+      events,
+      onProgress: progressReporter('seeding events'),
+      onStep: stepReporter(),
+    });
     return { url: database.url, events, samples: await sample(handle), drop: database.drop };
   } finally {
     await handle.close();
@@ -78,7 +85,10 @@ export async function reuseDataset(url: string): Promise<Dataset> {
   const handle = connect(url);
   try {
     await migrateToLatest(handle.db, handle.dialect);
-    const { n } = await handle.db.selectFrom('events').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const { n } = await handle.db
+      .selectFrom('events')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     return { url, events: Number(n), samples: await sample(handle), drop: async () => undefined };
   } finally {
     await handle.close();
@@ -101,7 +111,10 @@ async function sample(handle: DatabaseHandle): Promise<Samples> {
     .execute();
   const categories = await handle.db.selectFrom('terms').select('slug').where('taxonomy', '=', 'category').execute();
   const now = Math.floor(Date.now() / 1000);
-  const windows: [string, string][] = Array.from({ length: 24 }, (_, i) => [isoDay(now + i * 30 * 86_400), isoDay(now + (i + 2) * 30 * 86_400)]);
+  const windows: [string, string][] = Array.from({ length: 24 }, (_, i) => [
+    isoDay(now + i * 30 * 86_400),
+    isoDay(now + (i + 2) * 30 * 86_400),
+  ]);
   return {
     eventIds: published.map((r) => r.id),
     slugs: published.map((r) => r.slug).filter((s) => s !== ''),

@@ -79,16 +79,26 @@ async function drive(origin: string, scenario: Scenario, seconds: number): Promi
 }
 
 /** During `mixed`: write a new title, then read it back anonymously (single and list); a different title is a stale read. */
-async function staleChecker(origin: string, samples: Samples, until: () => boolean): Promise<{ checks: number; stale: number }> {
+async function staleChecker(
+  origin: string,
+  samples: Samples,
+  until: () => boolean,
+): Promise<{ checks: number; stale: number }> {
   let checks = 0;
   let stale = 0;
   while (!until()) {
     const id = samples.eventIds[Math.floor(Math.random() * samples.eventIds.length)];
     const title = `Stale check ${Date.now()}-${checks}`;
-    const write = await fetch(`${origin}/calendar/events/v1/events/${id}`, { method: 'PATCH', headers: { authorization: samples.editorAuth, 'content-type': 'application/json' }, body: JSON.stringify({ title }) });
+    const write = await fetch(`${origin}/calendar/events/v1/events/${id}`, {
+      method: 'PATCH',
+      headers: { authorization: samples.editorAuth, 'content-type': 'application/json' },
+      body: JSON.stringify({ title }),
+    });
     if (!write.ok) continue;
     const single = (await (await fetch(`${origin}/calendar/events/v1/events/${id}`)).json()) as { title?: string };
-    const listed = (await (await fetch(`${origin}/calendar/events/v1/events?include=${id}`)).json()) as { events?: { title: string }[] };
+    const listed = (await (await fetch(`${origin}/calendar/events/v1/events?include=${id}`)).json()) as {
+      events?: { title: string }[];
+    };
     checks += 2;
     if (single.title !== title) stale += 1;
     if (listed.events?.[0] && listed.events[0].title !== title) stale += 1;
@@ -109,15 +119,22 @@ function printTable(rows: Row[], rssKb: number | undefined): void {
     r.steal !== undefined ? `${(r.steal * 100).toFixed(1)} %` : '',
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
-  const format = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-  process.stdout.write(`\n${format(header)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n${lines.map(format).join('\n')}\n`);
+  const format = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  process.stdout.write(
+    `\n${format(header)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n${lines.map(format).join('\n')}\n`,
+  );
   process.stdout.write(`\nserver peak RSS: ${rssKb !== undefined ? `${(rssKb / 1024).toFixed(0)} MB` : 'unknown'}\n`);
 }
 
 async function main(): Promise<void> {
-  const dataset = values.reuse ? await reuseDataset(values.reuse) : await buildDataset(dialect, numberOption('events', 1));
+  const dataset = values.reuse
+    ? await reuseDataset(values.reuse)
+    : await buildDataset(dialect, numberOption('events', 1));
   const { events } = dataset;
-  process.stdout.write(`Benchmark: ${events} events on ${dialect}, ${connections} connections, ${duration} s per scenario, response cache ${cache ? 'on' : 'off'}\n`);
+  process.stdout.write(
+    `Benchmark: ${events} events on ${dialect}, ${connections} connections, ${duration} s per scenario, response cache ${cache ? 'on' : 'off'}\n`,
+  );
   const server = await startServer(dataset.url, { cache, build: true });
   const rows: Row[] = [];
   try {
@@ -144,18 +161,25 @@ async function main(): Promise<void> {
         p99: result.latency.p99,
         errors: result.non2xx + result.errors + result.timeouts + (staleness?.stale ?? 0),
         requests: result.requests.total,
-        cpuPerRequest: cpuBefore !== undefined && cpuAfter !== undefined && result.requests.total > 0 ? (cpuAfter - cpuBefore) / result.requests.total : undefined,
+        cpuPerRequest:
+          cpuBefore !== undefined && cpuAfter !== undefined && result.requests.total > 0
+            ? (cpuAfter - cpuBefore) / result.requests.total
+            : undefined,
         stale: staleness?.stale,
         steal,
       });
-      if (staleness) process.stdout.write(`  stale-read check: ${staleness.checks} reads after writes, ${staleness.stale} stale\n`);
+      if (staleness)
+        process.stdout.write(`  stale-read check: ${staleness.checks} reads after writes, ${staleness.stale} stale\n`);
     }
     const baseline = rows.find((r) => r.scenario === 'baseline')?.requestsPerSecond;
     for (const row of rows) if (baseline) row.ratio = row.requestsPerSecond / baseline;
     const rss = server.peakRssKb();
     printTable(rows, rss);
     const file = `bench/results/${new Date().toISOString().replace(/[:.]/g, '-')}-${dialect}-${events}${cache ? '' : '-nocache'}.json`;
-    writeFileSync(file, `${JSON.stringify({ date: new Date().toISOString(), dialect, events, connections, duration, warmup, cache, peakRssKb: rss, rows }, null, 2)}\n`);
+    writeFileSync(
+      file,
+      `${JSON.stringify({ date: new Date().toISOString(), dialect, events, connections, duration, warmup, cache, peakRssKb: rss, rows }, null, 2)}\n`,
+    );
     process.stdout.write(`results written to ${file}\n`);
   } finally {
     await server.stop();

@@ -52,7 +52,14 @@ export function scenarios(samples: Samples): Scenario[] {
         counter += 1;
         const day = 1 + (counter % 300);
         const start = new Date(Date.now() + day * 86_400_000).toISOString().slice(0, 10);
-        const body = { title: `Bench event ${run} ${counter}`, description: '<p>Created by the benchmark.</p>', start_date: `${start} 18:00:00`, end_date: `${start} 20:00:00`, status: 'publish', categories: [pick(samples.categorySlugs)] };
+        const body = {
+          title: `Bench event ${run} ${counter}`,
+          description: '<p>Created by the benchmark.</p>',
+          start_date: `${start} 18:00:00`,
+          end_date: `${start} 20:00:00`,
+          status: 'publish',
+          categories: [pick(samples.categorySlugs)],
+        };
         return { method: 'POST', path: `${NS}/events`, headers: json(samples.editorAuth), body: JSON.stringify(body) };
       },
     },
@@ -61,7 +68,12 @@ export function scenarios(samples: Samples): Scenario[] {
       write: true,
       next: () => {
         counter += 1;
-        return { method: 'PATCH', path: `${NS}/events/${pick(samples.eventIds)}`, headers: json(samples.editorAuth), body: JSON.stringify({ title: `Updated by the benchmark ${counter}` }) };
+        return {
+          method: 'PATCH',
+          path: `${NS}/events/${pick(samples.eventIds)}`,
+          headers: json(samples.editorAuth),
+          body: JSON.stringify({ title: `Updated by the benchmark ${counter}` }),
+        };
       },
     },
   ];

@@ -19,7 +19,9 @@ async function freePort(): Promise<number> {
     const server = createServer();
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -52,7 +54,17 @@ async function productionBuild(): Promise<string> {
   const outdir = join('bench', '.build');
   // The off-thread reader's worker is an entry point of its own, beside the server (src/db/off-thread.ts).
   const entryPoints = { server: 'src/server.ts', 'off-thread.worker': 'src/db/off-thread.worker.ts' };
-  await build({ entryPoints, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', outdir, outExtension: { '.js': '.mjs' }, logLevel: 'warning' });
+  await build({
+    entryPoints,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    outdir,
+    outExtension: { '.js': '.mjs' },
+    logLevel: 'warning',
+  });
   return join(outdir, 'server.mjs');
 }
 
@@ -63,7 +75,10 @@ function startHeapFlags(): string[] {
 }
 
 /** Starts the real server as a child process with production settings and request logging off. */
-export async function startServer(databaseUrl: string, options: { cache: boolean; extraEnv?: Record<string, string>; build?: boolean }): Promise<RunningServer> {
+export async function startServer(
+  databaseUrl: string,
+  options: { cache: boolean; extraEnv?: Record<string, string>; build?: boolean },
+): Promise<RunningServer> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const entry = options.build ? [...startHeapFlags(), await productionBuild()] : ['--import', 'tsx', 'src/server.ts'];

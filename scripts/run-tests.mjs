@@ -23,5 +23,8 @@ const only = args.filter((arg) => arg !== '--plain');
 const files = only.length > 0 ? only : findTests('test', plain ? ACCELERATOR_SUITES : new Set()).sort();
 const env = plain ? { ...process.env, ACCELERATION: 'off' } : process.env;
 if (plain) process.stdout.write(`ACCELERATION=off: ${files.length} test files on the plain paths\n`);
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...files], { stdio: 'inherit', env });
+const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...files], {
+  stdio: 'inherit',
+  env,
+});
 process.exit(result.status ?? 1);

@@ -55,7 +55,10 @@ const LANGUAGE_PREFIX = new RegExp(`^/(${LANGUAGES.join('|')})(?=/${NAMESPACE.re
 function rewriteUrlFor(config: Config) {
   return (raw: IncomingMessage): string => {
     let url = raw.url ?? '/';
-    if (config.basePath !== '' && (url === config.basePath || url.startsWith(`${config.basePath}/`) || url.startsWith(`${config.basePath}?`))) {
+    if (
+      config.basePath !== '' &&
+      (url === config.basePath || url.startsWith(`${config.basePath}/`) || url.startsWith(`${config.basePath}?`))
+    ) {
       url = url.slice(config.basePath.length) || '/';
     }
     const match = LANGUAGE_PREFIX.exec(url);
@@ -87,7 +90,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   }
   const keep = cacheMaker(config.acceleration);
   const clock = options.clock ?? (() => new Date());
-  const responseCache = config.acceleration && config.responseCache ? new ResponseCache(version, config.siteTimezone, clock) : null;
+  const responseCache =
+    config.acceleration && config.responseCache ? new ResponseCache(version, config.siteTimezone, clock) : null;
   const app: FastifyInstance = Fastify({
     logger: options.logger ?? { level: config.logLevel, serializers: { req: logRequest } },
     ...(responseCache ? { serverFactory: serverWithCacheFront(responseCache, () => app.log) as never } : {}),
@@ -134,6 +138,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   // `search_index`: whether the in-memory search candidates are built (at a million events that
   // takes seconds after start; `npm run bench` waits for it before measuring); always `ready` with ACCELERATION=off.
   const health = { type: 'object', properties: { status: { type: 'string' }, search_index: { type: 'string' } } };
-  app.get('/health', { schema: { hide: true, response: { 200: health } } }, async () => ({ status: 'ok', search_index: events.searchIndexState() }));
+  app.get('/health', { schema: { hide: true, response: { 200: health } } }, async () => ({
+    status: 'ok',
+    search_index: events.searchIndexState(),
+  }));
   return app;
 }

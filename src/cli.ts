@@ -27,7 +27,10 @@ import { seedCalendar } from './modules/seed/seed.js';
 
 /** Bad command line: exit 2 (with the whole usage text when the command itself is wrong). */
 class UsageError extends Error {
-  constructor(message: string, readonly showUsage = false) {
+  constructor(
+    message: string,
+    readonly showUsage = false,
+  ) {
     super(message);
   }
 }
@@ -75,7 +78,8 @@ const COMMANDS: Record<string, Command> = {
     synopsis: 'migrate',
     summary: 'apply pending database migrations',
     args: [],
-    run: async ({ applied }) => (applied.length > 0 ? applied.map((name) => `Applied ${name}`) : ['Database is up to date.']),
+    run: async ({ applied }) =>
+      applied.length > 0 ? applied.map((name) => `Applied ${name}`) : ['Database is up to date.'],
   },
   'user:create': {
     synopsis: 'user:create <login> --role <role>',
@@ -139,11 +143,18 @@ const COMMANDS: Record<string, Command> = {
     writesContent: true,
     run: async ({ db, config, options }) => {
       const events = options.events === undefined ? 10_000 : positiveId(options.events);
-      if ((await db.selectFrom('posts').select('id').limit(1).execute()).length > 0) throw new UserError('seed needs an empty calendar (no events, venues or organizers yet)');
+      if ((await db.selectFrom('posts').select('id').limit(1).execute()).length > 0)
+        throw new UserError('seed needs an empty calendar (no events, venues or organizers yet)');
       const started = Date.now();
-      const result = await seedCalendar(db, config, { events, onProgress: progressReporter('events'), onStep: stepReporter() });
+      const result = await seedCalendar(db, config, {
+        events,
+        onProgress: progressReporter('events'),
+        onStep: stepReporter(),
+      });
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
-      return [`Seeded ${result.events} events, ${result.venues} venues, ${result.organizers} organizers, ${result.categories} categories and ${result.tags} tags in ${seconds} s.`];
+      return [
+        `Seeded ${result.events} events, ${result.venues} venues, ${result.organizers} organizers, ${result.categories} categories and ${result.tags} tags in ${seconds} s.`,
+      ];
     },
   },
   'app-password:revoke': {
@@ -160,14 +171,29 @@ const COMMANDS: Record<string, Command> = {
 function usage(): string {
   const width = Math.max(...Object.values(COMMANDS).map((c) => c.synopsis.length));
   const lines = Object.values(COMMANDS).map((c) => `  ${c.synopsis.padEnd(width)}  ${c.summary}`);
-  return ['Usage: npm run --silent cli -- <command> [args]', '', 'Commands:', ...lines, `  ${'help'.padEnd(width)}  show this text`, ''].join('\n');
+  return [
+    'Usage: npm run --silent cli -- <command> [args]',
+    '',
+    'Commands:',
+    ...lines,
+    `  ${'help'.padEnd(width)}  show this text`,
+    '',
+  ].join('\n');
 }
 
-function parse(argv: readonly string[]): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
+function parse(argv: readonly string[]): {
+  values: Record<string, string | boolean | undefined>;
+  positionals: string[];
+} {
   try {
     return parseArgs({
       args: [...argv],
-      options: { role: { type: 'string' }, name: { type: 'string' }, events: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        role: { type: 'string' },
+        name: { type: 'string' },
+        events: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
       allowPositionals: true,
       strict: true,
     });
@@ -176,7 +202,11 @@ function parse(argv: readonly string[]): { values: Record<string, string | boole
   }
 }
 
-function checkOptions(name: string, command: Command, values: Record<string, string | boolean | undefined>): Input['options'] {
+function checkOptions(
+  name: string,
+  command: Command,
+  values: Record<string, string | boolean | undefined>,
+): Input['options'] {
   const options: Partial<Record<OptionName, string>> = {};
   for (const option of ['role', 'name', 'events'] as const) {
     const value = values[option];
@@ -195,7 +225,8 @@ function checkArgs(command: Command, args: string[]): string[] {
   if (args.length < command.args.length) {
     throw new UsageError(`missing <${command.args[args.length]}> (usage: ${command.synopsis})`);
   }
-  if (args.length > command.args.length) throw new UsageError(`unexpected argument "${args[command.args.length]}" (usage: ${command.synopsis})`);
+  if (args.length > command.args.length)
+    throw new UsageError(`unexpected argument "${args[command.args.length]}" (usage: ${command.synopsis})`);
   command.args.forEach((arg, i) => arg === 'id' && positiveId(args[i]));
   return args;
 }
@@ -208,7 +239,11 @@ function parseCommandLine(argv: readonly string[]): Parsed {
   if (values.help === true || name === undefined || name === 'help') return { kind: 'help' };
   const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!command) throw new UsageError(`unknown command "${name}"`, true);
-  return { kind: 'run', command, input: { args: checkArgs(command, args), options: checkOptions(name, command, values) } };
+  return {
+    kind: 'run',
+    command,
+    input: { args: checkArgs(command, args), options: checkOptions(name, command, values) },
+  };
 }
 
 async function execute(config: Config, command: Command, input: Input): Promise<string[]> {

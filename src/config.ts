@@ -22,7 +22,10 @@ export interface Config {
 }
 
 export class ConfigError extends Error {
-  constructor(readonly variable: string, detail: string) {
+  constructor(
+    readonly variable: string,
+    detail: string,
+  ) {
     super(`Invalid configuration: ${variable} ${detail}`);
   }
 }
@@ -80,7 +83,10 @@ export function loadConfig(env: Env = process.env): Config {
   const host = env.HOST || '127.0.0.1';
   const siteTimezone = env.SITE_TIMEZONE || 'UTC';
   if (!isValidTimezone(siteTimezone)) {
-    throw new ConfigError('SITE_TIMEZONE', `must be an IANA time zone such as "Europe/Paris" or "UTC", got "${siteTimezone}"`);
+    throw new ConfigError(
+      'SITE_TIMEZONE',
+      `must be an IANA time zone such as "Europe/Paris" or "UTC", got "${siteTimezone}"`,
+    );
   }
   const defaultLanguage = env.DEFAULT_LANGUAGE || 'en';
   if (!isLanguage(defaultLanguage)) {

@@ -61,7 +61,10 @@ export class ApiError extends Error {
   readonly status: number;
   readonly messageKey: MessageKey;
 
-  constructor(readonly code: ErrorCode, readonly options: ApiErrorOptions = {}) {
+  constructor(
+    readonly code: ErrorCode,
+    readonly options: ApiErrorOptions = {},
+  ) {
     super(code);
     this.status = options.status ?? ERRORS[code].status;
     this.messageKey = options.message ?? ERRORS[code].message;

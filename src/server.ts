@@ -20,8 +20,10 @@ async function main(): Promise<void> {
   const generated = await ensureAdmin(app.calendar.db, config.adminPassword, Math.floor(Date.now() / 1000));
   if (generated) {
     // Printed once, to the terminal only: secrets never go through the logger.
-    process.stdout.write(`\nCreated user "admin" (administrator).\nApplication password (shown once): ${generated}\n` +
-      `Use it as HTTP Basic "admin:<password>" or "Authorization: Bearer <password>".\n\n`);
+    process.stdout.write(
+      `\nCreated user "admin" (administrator).\nApplication password (shown once): ${generated}\n` +
+        `Use it as HTTP Basic "admin:<password>" or "Authorization: Bearer <password>".\n\n`,
+    );
   }
   let closing = false;
   const shutdown = async (signal: string) => {

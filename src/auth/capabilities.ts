@@ -25,18 +25,18 @@ const NO = false;
 
 //                                      admin  editor author contrib subscriber
 const MATRIX: Record<Capability, readonly [boolean, boolean, boolean, boolean, boolean]> = {
-  read:                      [YES, YES, YES, YES, YES],
-  create_posts:              [YES, YES, YES, YES, NO],
-  publish_posts:             [YES, YES, YES, NO, NO],
-  edit_own_posts:            [YES, YES, YES, YES, NO],
-  edit_own_published_posts:  [YES, YES, YES, NO, NO],
-  edit_others_posts:         [YES, YES, NO, NO, NO],
+  read: [YES, YES, YES, YES, YES],
+  create_posts: [YES, YES, YES, YES, NO],
+  publish_posts: [YES, YES, YES, NO, NO],
+  edit_own_posts: [YES, YES, YES, YES, NO],
+  edit_own_published_posts: [YES, YES, YES, NO, NO],
+  edit_others_posts: [YES, YES, NO, NO, NO],
   read_others_private_posts: [YES, YES, NO, NO, NO],
-  delete_permanently:        [YES, YES, NO, NO, NO],
-  upload_files:              [YES, YES, YES, NO, NO],
-  manage_categories:         [YES, YES, YES, NO, NO],
-  manage_tags:               [YES, YES, NO, NO, NO],
-  manage_users:              [YES, NO, NO, NO, NO],
+  delete_permanently: [YES, YES, NO, NO, NO],
+  upload_files: [YES, YES, YES, NO, NO],
+  manage_categories: [YES, YES, YES, NO, NO],
+  manage_tags: [YES, YES, NO, NO, NO],
+  manage_users: [YES, NO, NO, NO, NO],
 };
 
 export function can(role: Role | undefined, capability: Capability): boolean {

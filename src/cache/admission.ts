@@ -15,7 +15,10 @@ export class FrequencyAdmission {
   private requests = 0;
   private period = 0;
 
-  constructor(keysCounted: number, private readonly agingPeriod: number) {
+  constructor(
+    keysCounted: number,
+    private readonly agingPeriod: number,
+  ) {
     this.asked = new LruCache(keysCounted, keysCounted);
   }
 

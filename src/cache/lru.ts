@@ -10,7 +10,11 @@ export class LruCache<V extends object | string | number | boolean | bigint | sy
 
   constructor(maxEntries: number, maxBytes: number, sizeOf: (value: V) => number = () => 1) {
     // A value larger than maxBytes is not kept, and the older value under its key is dropped.
-    this.entries = new LRUCache<string, V>({ max: maxEntries, maxSize: maxBytes, sizeCalculation: (value) => Math.max(1, sizeOf(value)) });
+    this.entries = new LRUCache<string, V>({
+      max: maxEntries,
+      maxSize: maxBytes,
+      sizeCalculation: (value) => Math.max(1, sizeOf(value)),
+    });
   }
 
   get(key: string): V | undefined {

@@ -71,7 +71,8 @@ export function sqliteDataVersion(database: SQLite.Database): DataVersion {
       journal.record(local, changed);
     },
     localSince,
-    unchangedSince: (from, to, keys) => localSince(from, to) && journal.unchangedAfter(Number(from.split(':')[0]), keys),
+    unchangedSince: (from, to, keys) =>
+      localSince(from, to) && journal.unchangedAfter(Number(from.split(':')[0]), keys),
   };
 }
 
@@ -134,7 +135,9 @@ export function postgresDataVersion(db: Db, direct?: DirectReader): DataVersion 
   return {
     current: coalesced(async () => String((await read())[0]?.version ?? 0)),
     bump: async (changed) => {
-      const { rows } = await sql<{ version: number }>`UPDATE cache_state SET version = version + 1 WHERE id = 1 RETURNING version`.execute(db);
+      const { rows } = await sql<{
+        version: number;
+      }>`UPDATE cache_state SET version = version + 1 WHERE id = 1 RETURNING version`.execute(db);
       const version = Number(rows[0]?.version);
       own.add(version);
       if (own.size > OWN_VERSIONS_KEPT) dropOldest(own);

@@ -24,7 +24,9 @@ export type Slots<Params extends readonly unknown[]> = <I extends number>(index:
  * parameter that may change with `slot(i)`, typed by the annotation of its `slot` parameter
  * (`slot: Slots<[id: number]>`); each call then gives the values of the slots, in that order.
  */
-export function compiledOnce<Params extends readonly unknown[], Row>(build: (db: Executor, slot: Slots<Params>) => Compilable<Row>) {
+export function compiledOnce<Params extends readonly unknown[], Row>(
+  build: (db: Executor, slot: Slots<Params>) => Compilable<Row>,
+) {
   const compiled = new Map<Dialect, Compiled<Row>>();
   // The slot stands in for its value only while the statement is compiled; it is replaced at each call.
   const slot = (<I extends number>(index: I) => new Slot(index)) as unknown as Slots<Params>;
@@ -33,7 +35,9 @@ export function compiledOnce<Params extends readonly unknown[], Row>(build: (db:
     let entry = compiled.get(dialect);
     if (!entry) {
       const query = build(db, slot).compile();
-      const slots = query.parameters.flatMap((value, position) => (value instanceof Slot ? [{ position, index: value.index }] : []));
+      const slots = query.parameters.flatMap((value, position) =>
+        value instanceof Slot ? [{ position, index: value.index }] : [],
+      );
       entry = { query, slots };
       compiled.set(dialect, entry);
     }
@@ -44,6 +48,10 @@ export function compiledOnce<Params extends readonly unknown[], Row>(build: (db:
 }
 
 /** Slots for `columns`, from slot `first` on, as a record typed like the table's columns. */
-export function columnSlots<Columns, Name extends keyof Columns>(columns: readonly Name[], slot: Slots<readonly unknown[]>, first: number): Pick<Columns, Name> {
+export function columnSlots<Columns, Name extends keyof Columns>(
+  columns: readonly Name[],
+  slot: Slots<readonly unknown[]>,
+  first: number,
+): Pick<Columns, Name> {
   return Object.fromEntries(columns.map((column, i) => [column, slot(first + i)])) as unknown as Pick<Columns, Name>;
 }

@@ -39,9 +39,16 @@ function openSqlite(path: string): SQLite.Database {
   database.pragma('busy_timeout = 5000');
   // SQLite's built-in lower() folds ASCII only; PostgreSQL's folds all of Unicode. One definition
   // for both keeps case-insensitive search identical on the two dialects.
-  database.function('lower', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value));
-  database.function('calendar_distance_km', { deterministic: true }, (lat1: unknown, lng1: unknown, lat2: unknown, lng2: unknown) =>
-    typeof lat1 === 'number' && typeof lng1 === 'number' && typeof lat2 === 'number' && typeof lng2 === 'number' ? distanceKm(lat1, lng1, lat2, lng2) : null,
+  database.function('lower', { deterministic: true }, (value: unknown) =>
+    typeof value === 'string' ? value.toLowerCase() : value,
+  );
+  database.function(
+    'calendar_distance_km',
+    { deterministic: true },
+    (lat1: unknown, lng1: unknown, lat2: unknown, lng2: unknown) =>
+      typeof lat1 === 'number' && typeof lng1 === 'number' && typeof lat2 === 'number' && typeof lng2 === 'number'
+        ? distanceKm(lat1, lng1, lat2, lng2)
+        : null,
   );
   return database;
 }
@@ -49,7 +56,9 @@ function openSqlite(path: string): SQLite.Database {
 /** Haversine great-circle distance in km; the same formula as PostgreSQL's calendar_distance_km (migration 0002). */
 export function distanceKm(lat1: number, lng1: number, lat2: number, lng2: number): number {
   const rad = Math.PI / 180;
-  const a = Math.sin(((lat2 - lat1) * rad) / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(((lng2 - lng1) * rad) / 2) ** 2;
+  const a =
+    Math.sin(((lat2 - lat1) * rad) / 2) ** 2 +
+    Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(((lng2 - lng1) * rad) / 2) ** 2;
   return 2 * 6371 * Math.asin(Math.sqrt(a));
 }
 
@@ -97,7 +106,9 @@ function withStatementCache(database: SQLite.Database, limit = 500): SQLite.Data
     }
     return statement;
   };
-  return new Proxy(database, { get: (target, key): unknown => (key === 'prepare' ? prepare : Reflect.get(target, key, target)) });
+  return new Proxy(database, {
+    get: (target, key): unknown => (key === 'prepare' ? prepare : Reflect.get(target, key, target)),
+  });
 }
 
 /**
@@ -118,7 +129,10 @@ function withNamedStatements(pool: pg.Pool): pg.Pool {
     const client = await pool.connect();
     const query = client.query.bind(client) as (config: unknown, values?: unknown) => Promise<unknown>;
     return Object.assign(Object.create(client) as pg.PoolClient, {
-      query: (text: unknown, values?: unknown[]) => (typeof text === 'string' && values !== undefined ? query({ name: nameOf(text), text, values }) : query(text, values)),
+      query: (text: unknown, values?: unknown[]) =>
+        typeof text === 'string' && values !== undefined
+          ? query({ name: nameOf(text), text, values })
+          : query(text, values),
       release: (error?: Error | boolean) => client.release(error),
     });
   };
@@ -132,7 +146,13 @@ export function connect(url: string): DatabaseHandle {
     const sqlite = openSqlite(path);
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
     const offThread = path === ':memory:' ? undefined : new OffThreadReader(path);
-    return { db, dialect, sqlite, offThread, close: async () => Promise.all([db.destroy(), offThread?.close()]).then(() => undefined) };
+    return {
+      db,
+      dialect,
+      sqlite,
+      offThread,
+      close: async () => Promise.all([db.destroy(), offThread?.close()]).then(() => undefined),
+    };
   }
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   // An idle client killed by the server (restart, failover, DROP DATABASE) is discarded by the pool;

@@ -15,7 +15,11 @@ const ASCII = /^\p{ASCII}*$/u;
  * lower(). SQLite's LIKE already ignores ASCII case, which is all an ASCII word needs, so the
  * Unicode lower() (a JavaScript function on SQLite, db/connect.ts) runs only for other words.
  */
-export function containsIgnoringCase(db: Executor, text: Expression<string> | RawBuilder<string>, word: string): RawBuilder<SqlBool> {
+export function containsIgnoringCase(
+  db: Executor,
+  text: Expression<string> | RawBuilder<string>,
+  word: string,
+): RawBuilder<SqlBool> {
   const pattern = containsPattern(word);
   if (dialectOfExecutor(db) === 'sqlite' && ASCII.test(word)) return sql<SqlBool>`${text} LIKE ${pattern} ESCAPE '\\'`;
   return sql<SqlBool>`lower(${text}) LIKE ${pattern} ESCAPE '\\'`;
@@ -42,7 +46,10 @@ const BULK_SEARCH_INDEXING: SearchIndexSettings = { hashsize: 64 * 1_048_576, au
 
 /** The settings the index writes with now (migration 0010 stores `automerge`). */
 async function searchIndexSettings(db: Executor): Promise<SearchIndexSettings> {
-  const { rows } = await sql<{ k: keyof SearchIndexSettings; v: number }>`SELECT k, v FROM search_fts_config WHERE k IN ('hashsize', 'automerge')`.execute(db);
+  const { rows } = await sql<{
+    k: keyof SearchIndexSettings;
+    v: number;
+  }>`SELECT k, v FROM search_fts_config WHERE k IN ('hashsize', 'automerge')`.execute(db);
   return { ...SEARCH_INDEX_DEFAULTS, ...Object.fromEntries(rows.map((row) => [row.k, row.v])) };
 }
 
@@ -97,7 +104,11 @@ export async function updatePlannerStatistics(db: Executor): Promise<void> {
 }
 
 /** `postId` is among the documents that may contain `word` (see documentsContaining). */
-export function mayContain(db: Executor, postId: Expression<number> | RawBuilder<number>, word: string): RawBuilder<SqlBool> | undefined {
+export function mayContain(
+  db: Executor,
+  postId: Expression<number> | RawBuilder<number>,
+  word: string,
+): RawBuilder<SqlBool> | undefined {
   const documents = documentsContaining(db, word);
   return documents && sql<SqlBool>`${postId} IN (${documents})`;
 }
@@ -111,7 +122,11 @@ export function listParameter(db: Executor, values: readonly number[] | readonly
  * `ids` as a one-column table `alias(value)`, sent as one parameter however many there are. Put
  * first in a CROSS JOIN it drives the query on SQLite: one primary-key lookup per id.
  */
-export function idTable(db: Executor, ids: readonly number[], alias: string): AliasedRawBuilder<{ value: number }, string> {
+export function idTable(
+  db: Executor,
+  ids: readonly number[],
+  alias: string,
+): AliasedRawBuilder<{ value: number }, string> {
   return listRows<number>(db, listParameter(db, ids), 'bigint').as(alias);
 }
 
@@ -133,7 +148,12 @@ function pgArray(parameter: unknown, type: ListType): RawBuilder<unknown[]> {
 }
 
 /** `column` is in the list `parameter` (listParameter) of ids or texts: the same SQL for lists of any length. */
-export function inList(db: Executor, column: string, parameter: unknown, type: ListType = 'bigint'): RawBuilder<SqlBool> {
+export function inList(
+  db: Executor,
+  column: string,
+  parameter: unknown,
+  type: ListType = 'bigint',
+): RawBuilder<SqlBool> {
   if (dialectOfExecutor(db) === 'postgres') return sql<SqlBool>`${sql.ref(column)} = ANY(${pgArray(parameter, type)})`;
   return sql<SqlBool>`${sql.ref(column)} IN ${listRows(db, parameter, type)}`;
 }

@@ -18,7 +18,8 @@ export class DirectReader {
   constructor(private readonly url: string) {}
 
   async query<Row>(name: string, text: string): Promise<Row[]> {
-    if (this.closed || Date.now() < this.downUntil) throw new Error('the direct connection is closed or failed recently');
+    if (this.closed || Date.now() < this.downUntil)
+      throw new Error('the direct connection is closed or failed recently');
     const client = await (this.client ??= this.connected());
     try {
       return (await client.query<Row & pg.QueryResultRow>({ name, text })).rows;

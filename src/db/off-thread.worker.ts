@@ -31,6 +31,9 @@ port.on('message', (request: OffThreadRequest) => {
     const ids = idsOf(request);
     port.postMessage({ id: request.id, ids } satisfies OffThreadReply, [ids.buffer]);
   } catch (error) {
-    port.postMessage({ id: request.id, error: error instanceof Error ? error.message : String(error) } satisfies OffThreadReply);
+    port.postMessage({
+      id: request.id,
+      error: error instanceof Error ? error.message : String(error),
+    } satisfies OffThreadReply);
   }
 });

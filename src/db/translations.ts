@@ -6,7 +6,12 @@ import type { Language } from '../i18n/languages.js';
  * the request is in its original language, else the request language's translation, then the
  * default language's, then the original. `tr_req` / `tr_def` are the two joined translation rows.
  */
-export function translatedColumn(table: string, column: string, lang: Language, defaultLang: Language): RawBuilder<string> {
+export function translatedColumn(
+  table: string,
+  column: string,
+  lang: Language,
+  defaultLang: Language,
+): RawBuilder<string> {
   const base = sql.ref(`${table}.${column}`);
   const original = sql.ref(`${table}.lang`);
   return sql<string>`(CASE WHEN ${original} = ${lang} THEN ${base} ELSE COALESCE(${sql.ref(`tr_req.${column}`)}, CASE WHEN ${original} = ${defaultLang} THEN ${base} ELSE ${sql.ref(`tr_def.${column}`)} END, ${base}) END)`;

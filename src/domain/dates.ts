@@ -14,14 +14,22 @@ export function formatDb(instant: DateTime): string {
 
 const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
 const UNITS: Record<string, 'seconds' | 'minutes' | 'hours' | 'days' | 'weeks' | 'months' | 'years'> = {
-  sec: 'seconds', second: 'seconds', min: 'minutes', minute: 'minutes', hour: 'hours',
-  day: 'days', week: 'weeks', month: 'months', year: 'years',
+  sec: 'seconds',
+  second: 'seconds',
+  min: 'minutes',
+  minute: 'minutes',
+  hour: 'hours',
+  day: 'days',
+  week: 'weeks',
+  month: 'months',
+  year: 'years',
 };
 
 const ABSOLUTE =
   /^(\d{4})-(\d{2})-(\d{2})(?:(?:[ t]+|t)(\d{1,2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?\s*(z|[+-]\d{2}(?::?\d{2})?)?$/i;
 const DATE_THEN_REST = /^(\d{4})-(\d{2})-(\d{2})\s+(.+)$/;
-const TIME_OF_DAY = /^(?:(\d{1,2})(?::(\d{2}))?(?::(\d{2}))?\s*(am|pm)|(\d{1,2}):(\d{2})(?::(\d{2}))?|(noon|midnight))$/i;
+const TIME_OF_DAY =
+  /^(?:(\d{1,2})(?::(\d{2}))?(?::(\d{2}))?\s*(am|pm)|(\d{1,2}):(\d{2})(?::(\d{2}))?|(noon|midnight))$/i;
 const RELATIVE_AMOUNT = /^([+-]?\d+)\s*(sec|second|min|minute|hour|day|week|month|year)s?(\s+ago)?$/i;
 
 interface TimeOfDay {
@@ -71,7 +79,9 @@ function parseAbsolute(text: string, zone: Zone): DateTime | null {
     // A date carrying an explicit offset is an instant, converted into the wanted zone (API.md §6, §17).
     const fixed = offset ? offsetZone(offset) : null;
     if (offset && !fixed) return null;
-    const parsed = fixed ? DateTime.fromObject(parts, { zone: fixed }).setZone(zone) : DateTime.fromObject(parts, { zone });
+    const parsed = fixed
+      ? DateTime.fromObject(parts, { zone: fixed }).setZone(zone)
+      : DateTime.fromObject(parts, { zone });
     return validDate(parsed) && sameWallClock(parsed, parts, Boolean(offset)) ? parsed : null;
   }
   const withTime = DATE_THEN_REST.exec(text);
@@ -83,7 +93,11 @@ function parseAbsolute(text: string, zone: Zone): DateTime | null {
 }
 
 /** Rejects impossible calendar dates such as 2026-02-31, which Luxon reports as invalid. */
-function sameWallClock(parsed: DateTime, parts: { year: number; month: number; day: number }, hasOffset: boolean): boolean {
+function sameWallClock(
+  parsed: DateTime,
+  parts: { year: number; month: number; day: number },
+  hasOffset: boolean,
+): boolean {
   return hasOffset || (parsed.year === parts.year && parsed.month === parts.month && parsed.day === parts.day);
 }
 
@@ -105,12 +119,20 @@ function parseRelative(text: string, zone: Zone, now: DateTime): DateTime | null
   const midnight = local.startOf('day');
   const words = text.toLowerCase().split(/\s+/);
   const [first, second] = words;
-  const anchors: Record<string, DateTime> = { now: local, today: midnight, midnight, noon: midnight.set({ hour: 12 }), tomorrow: midnight.plus({ days: 1 }), yesterday: midnight.minus({ days: 1 }) };
+  const anchors: Record<string, DateTime> = {
+    now: local,
+    today: midnight,
+    midnight,
+    noon: midnight.set({ hour: 12 }),
+    tomorrow: midnight.plus({ days: 1 }),
+    yesterday: midnight.minus({ days: 1 }),
+  };
   if (first in anchors) return withTime(anchors[first], words.slice(1).join(' '));
   if ((first === 'next' || first === 'last' || first === 'this') && WEEKDAYS.includes(second)) {
     return withTime(weekdayShift(midnight, WEEKDAYS.indexOf(second) + 1, first), words.slice(2).join(' '));
   }
-  if (WEEKDAYS.includes(first)) return withTime(weekdayShift(midnight, WEEKDAYS.indexOf(first) + 1, 'this'), words.slice(1).join(' '));
+  if (WEEKDAYS.includes(first))
+    return withTime(weekdayShift(midnight, WEEKDAYS.indexOf(first) + 1, 'this'), words.slice(1).join(' '));
   const timeOnly = parseTimeOfDay(text);
   if (timeOnly) return local.set({ ...timeOnly });
   return parseAmount(words, local);

@@ -7,7 +7,8 @@ function offsetMinutes(value: string): number | null {
   const match = OFFSET_ZONE.exec(value);
   if (!match) return null;
   const hours = Number(match[2]);
-  const minutes = match[3] !== undefined ? Number(match[3]) : match[4] !== undefined ? Math.round(Number(`0.${match[4]}`) * 60) : 0;
+  const minutes =
+    match[3] !== undefined ? Number(match[3]) : match[4] !== undefined ? Math.round(Number(`0.${match[4]}`) * 60) : 0;
   if (hours > 14 || minutes > 59) return null;
   const total = hours * 60 + minutes;
   return match[1] === '-' ? -total : total;
@@ -37,7 +38,12 @@ export function zoneOf(timezone: string): Zone {
   let zone = zoneCache.get(timezone);
   if (!zone) {
     const minutes = offsetMinutes(timezone);
-    zone = minutes !== null ? FixedOffsetZone.instance(minutes) : timezone === 'UTC' ? FixedOffsetZone.utcInstance : IANAZone.create(timezone);
+    zone =
+      minutes !== null
+        ? FixedOffsetZone.instance(minutes)
+        : timezone === 'UTC'
+          ? FixedOffsetZone.utcInstance
+          : IANAZone.create(timezone);
     zoneCache.set(timezone, zone);
   }
   return zone;

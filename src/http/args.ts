@@ -63,7 +63,11 @@ function build<T>(schema: TSchema, parse: ArgSpec<T>['parse'], required = false)
 }
 
 /** Adds a default: the argument is then always present for the handler. */
-export function withDefault<T>(spec: ArgSpec<T>, defaultValue: (ctx: ParseContext) => T, documented?: unknown): ArgSpec<T, true> {
+export function withDefault<T>(
+  spec: ArgSpec<T>,
+  defaultValue: (ctx: ParseContext) => T,
+  documented?: unknown,
+): ArgSpec<T, true> {
   const schema = documented === undefined ? spec.schema : { ...spec.schema, default: documented };
   return { ...spec, schema, always: true, defaultValue };
 }
@@ -73,7 +77,10 @@ export function required<T>(spec: ArgSpec<T>): ArgSpec<T, true> {
 }
 
 /** Wraps a parser with an extra check on its parsed value. */
-export function refine<T, U>(spec: ArgSpec<T, false>, check: (value: T, name: string, ctx: ParseContext) => ParseOutcome<U>): ArgSpec<U, false> {
+export function refine<T, U>(
+  spec: ArgSpec<T, false>,
+  check: (value: T, name: string, ctx: ParseContext) => ParseOutcome<U>,
+): ArgSpec<U, false> {
   return build<U>(spec.schema, (raw, name, ctx) => {
     const first = spec.parse(raw, name, ctx);
     return first.ok ? check(first.value, name, ctx) : first;
@@ -84,7 +91,9 @@ export const arg = {
   integer: ({ description }: Common): ArgSpec<number, false> =>
     build(Type.Integer({ description }), (raw, name) => {
       const value = p.parseInteger(raw);
-      return value === undefined ? fail('not_of_type', { param: name, type: 'integer' }, 'rest_invalid_type') : ok(value);
+      return value === undefined
+        ? fail('not_of_type', { param: name, type: 'integer' }, 'rest_invalid_type')
+        : ok(value);
     }),
 
   positiveInt: ({ description }: Common): ArgSpec<number, false> =>
@@ -96,7 +105,9 @@ export const arg = {
   boolean: ({ description }: Common): ArgSpec<boolean, false> =>
     build(Type.Boolean({ description }), (raw, name) => {
       const value = p.parseBoolean(raw);
-      return value === undefined ? fail('not_of_type', { param: name, type: 'boolean' }, 'rest_invalid_type') : ok(value);
+      return value === undefined
+        ? fail('not_of_type', { param: name, type: 'boolean' }, 'rest_invalid_type')
+        : ok(value);
     }),
 
   /** A non-empty string (API.md §6): `""` is a 400. */
@@ -138,7 +149,9 @@ export const arg = {
   /** A date kept raw: parsed later in a zone that another parameter decides (event writes). */
   dateText: ({ description }: Common): ArgSpec<string | number, false> =>
     build(Type.String({ description }), (raw, _name, ctx) =>
-      (typeof raw === 'string' || typeof raw === 'number') && parseDateInput(raw, ctx.siteZone, ctx.now) !== null ? ok(raw) : invalid,
+      (typeof raw === 'string' || typeof raw === 'number') && parseDateInput(raw, ctx.siteZone, ctx.now) !== null
+        ? ok(raw)
+        : invalid,
     ),
 
   timezone: ({ description }: Common): ArgSpec<string, false> =>
@@ -170,7 +183,9 @@ export const arg = {
   number: ({ description }: Common): ArgSpec<number, false> =>
     build(Type.Number({ description }), (raw, name) => {
       const value = p.parseNumber(raw);
-      return value === undefined ? fail('not_of_type', { param: name, type: 'number' }, 'rest_invalid_type') : ok(value);
+      return value === undefined
+        ? fail('not_of_type', { param: name, type: 'number' }, 'rest_invalid_type')
+        : ok(value);
     }),
 };
 
@@ -187,7 +202,9 @@ export function mergeSources(query: unknown, body: unknown): Record<string, unkn
  * (rest_missing_callback_param), then every invalid one (rest_invalid_param), then defaults.
  */
 export function parseArgs<S extends ArgsSpec>(spec: S, bag: Record<string, unknown>, ctx: ParseContext): ParsedArgs<S> {
-  const missing = Object.keys(spec).filter((name) => spec[name].required && (bag[name] === undefined || bag[name] === null));
+  const missing = Object.keys(spec).filter(
+    (name) => spec[name].required && (bag[name] === undefined || bag[name] === null),
+  );
   if (missing.length > 0) throw new ApiError('rest_missing_callback_param', { missing });
   const parsed: Record<string, unknown> = {};
   const problems = new Map<string, ParamProblem>();

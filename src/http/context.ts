@@ -48,7 +48,12 @@ export function versionOnce(app: ContextSource): () => Promise<string> {
   return () => (version ??= app.version.current());
 }
 
-export function createContext(app: ContextSource, language: LanguageForm, caller: Caller | null, dataVersion = versionOnce(app)): RequestContext {
+export function createContext(
+  app: ContextSource,
+  language: LanguageForm,
+  caller: Caller | null,
+  dataVersion = versionOnce(app),
+): RequestContext {
   const siteZone = zoneOf(app.config.siteTimezone);
   // "now" is read once per request, and only by requests that need it (most cached reads do not).
   let now: DateTime | undefined;

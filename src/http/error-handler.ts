@@ -37,8 +37,10 @@ export function renderError(error: ApiError, lang: Language): ErrorBody {
 
 function fromFastifyError(error: FastifyError, config: Config): ApiError | undefined {
   if (error instanceof ApiError) return error;
-  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new ApiError('rest_payload_too_large', { vars: { limit: config.bodyLimit } });
-  if (error.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return new ApiError('rest_invalid_json');
+  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+    return new ApiError('rest_payload_too_large', { vars: { limit: config.bodyLimit } });
+  if (error.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY')
+    return new ApiError('rest_invalid_json');
   return undefined;
 }
 

@@ -4,7 +4,11 @@ import type { TSchema } from '@sinclair/typebox';
 function withoutRequired(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(withoutRequired);
   if (schema === null || typeof schema !== 'object') return schema;
-  return Object.fromEntries(Object.entries(schema as Record<string, unknown>).filter(([key]) => key !== 'required').map(([key, value]) => [key, withoutRequired(value)]));
+  return Object.fromEntries(
+    Object.entries(schema as Record<string, unknown>)
+      .filter(([key]) => key !== 'required')
+      .map(([key, value]) => [key, withoutRequired(value)]),
+  );
 }
 
 /**

@@ -16,7 +16,14 @@ export function totalPages(total: number, perPage: number): number {
  * `rest_url` reproduces the effective query; next/previous change only `page`, and the previous
  * link of page 2 has no `page` at all (API.md §9, §18).
  */
-export function pageLinks(buildUrl: (query: Query) => string, filters: Query, page: number, hasNext: boolean, hasPrevious: boolean, pageInRestUrl: boolean): PageLinks {
+export function pageLinks(
+  buildUrl: (query: Query) => string,
+  filters: Query,
+  page: number,
+  hasNext: boolean,
+  hasPrevious: boolean,
+  pageInRestUrl: boolean,
+): PageLinks {
   const withPage = (p: number | undefined): Query => {
     const rest = filters.filter(([name]) => name !== 'page');
     return p === undefined ? rest : [['page', p] as const, ...rest];
@@ -40,7 +47,11 @@ export function setListHeaders(reply: FastifyReply, total: number, pages: number
 }
 
 /** The query of the parameters a request actually gave, in the given order, with normalised values. */
-export function givenQuery(order: readonly string[], given: ReadonlySet<string>, values: Readonly<Record<string, unknown>>): Query {
+export function givenQuery(
+  order: readonly string[],
+  given: ReadonlySet<string>,
+  values: Readonly<Record<string, unknown>>,
+): Query {
   const query: [string, QueryValue][] = [];
   for (const name of order) {
     if (!given.has(name)) continue;
@@ -63,7 +74,14 @@ const COMMA = Buffer.from(',');
  * Sends the list envelope of events, venues and organizers (API.md §9) assembled around items that
  * are already serialised UTF-8 JSON (cached representations, each in one or more parts), in TEC's key order.
  */
-export function sendList(reply: FastifyReply, key: string, items: readonly (readonly Buffer[])[], links: PageLinks, total: number, pages: number): FastifyReply {
+export function sendList(
+  reply: FastifyReply,
+  key: string,
+  items: readonly (readonly Buffer[])[],
+  links: PageLinks,
+  total: number,
+  pages: number,
+): FastifyReply {
   const parts = [`"rest_url":${JSON.stringify(links.rest_url)}`];
   if (links.next_rest_url) parts.push(`"next_rest_url":${JSON.stringify(links.next_rest_url)}`);
   if (links.previous_rest_url) parts.push(`"previous_rest_url":${JSON.stringify(links.previous_rest_url)}`);

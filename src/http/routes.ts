@@ -88,12 +88,16 @@ const UPDATE_VERBS: Partial<Record<Method, string>> = { POST: 'update', PUT: 're
  * The operationId of each method of a route: its own id for a single method; for an update route
  * (POST, PUT, PATCH, id `update…`) `update…`, `replace…` and `patch…` (docs/api.md, "Operation ids").
  */
-export function operationIdsOf(definition: Pick<RouteDefinition<ArgsSpec>, 'methods' | 'operationId' | 'path'>): Map<Method, string> {
+export function operationIdsOf(
+  definition: Pick<RouteDefinition<ArgsSpec>, 'methods' | 'operationId' | 'path'>,
+): Map<Method, string> {
   const { methods, operationId } = definition;
   if (methods.length === 1) return new Map([[methods[0], operationId]]);
   const noun = operationId.startsWith('update') ? operationId.slice('update'.length) : undefined;
   if (noun === undefined || methods.some((method) => UPDATE_VERBS[method] === undefined)) {
-    throw new Error(`route ${definition.path}: several methods need an update route (POST/PUT/PATCH) whose operationId starts with "update", got ${operationId}`);
+    throw new Error(
+      `route ${definition.path}: several methods need an update route (POST/PUT/PATCH) whose operationId starts with "update", got ${operationId}`,
+    );
   }
   return new Map(methods.map((method) => [method, `${UPDATE_VERBS[method]}${noun}`]));
 }
@@ -154,7 +158,11 @@ function pathValues(raw: FastifyRequest): { id?: number; slug?: string } {
  * Registers a route: Fastify serves it, the registry feeds the namespace index, and the same
  * schemas feed /doc. Arguments are parsed before the handler runs (validate → authorise → act).
  */
-export function registerRoute<S extends ArgsSpec>(app: FastifyInstance, registry: RouteRegistry, definition: RouteDefinition<S>): void {
+export function registerRoute<S extends ArgsSpec>(
+  app: FastifyInstance,
+  registry: RouteRegistry,
+  definition: RouteDefinition<S>,
+): void {
   const operationIds = operationIdsOf(definition);
   registry.claimOperationIds(operationIds.values());
   registry.add(definition.path, { methods: definition.methods, args: definition.args });

@@ -28,7 +28,10 @@ export class UrlBuilder {
   private readonly langSegment: string;
   private readonly langParam: Query;
 
-  constructor(private readonly config: Config, language: LanguageForm) {
+  constructor(
+    private readonly config: Config,
+    language: LanguageForm,
+  ) {
     this.langSegment = language.source === 'path' ? `/${language.lang}` : '';
     this.langParam = language.source === 'param' ? [['i18n_language', language.lang]] : [];
     this.apiRoot = `${config.publicUrl}${config.basePath}${this.langSegment}/${NAMESPACE}`;

@@ -6,4 +6,13 @@ import { EmbeddedTermSchema, TermSchema } from './terms/terms.schemas.js';
 import { VenueSchema } from './venues/venues.schemas.js';
 
 /** Named response schemas: registered once, referenced by routes, listed in /doc components. */
-export const SHARED_SCHEMAS: readonly TSchema[] = [ImageSchema, DateDetailsSchema, CostDetailsSchema, VenueSchema, OrganizerSchema, TermSchema, EmbeddedTermSchema, EventSchema];
+export const SHARED_SCHEMAS: readonly TSchema[] = [
+  ImageSchema,
+  DateDetailsSchema,
+  CostDetailsSchema,
+  VenueSchema,
+  OrganizerSchema,
+  TermSchema,
+  EmbeddedTermSchema,
+  EventSchema,
+];

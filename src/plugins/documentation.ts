@@ -49,12 +49,15 @@ function describeRoute(route: IndexedRoute, ctx: RequestContext): Record<string,
     endpoints: route.endpoints.map((endpoint) => ({
       methods: endpoint.methods,
       args: {
-        ...Object.fromEntries(Object.entries(endpoint.args).map(([name, spec]) => [name, describeArg(spec, ctx.parse)])),
+        ...Object.fromEntries(
+          Object.entries(endpoint.args).map(([name, spec]) => [name, describeArg(spec, ctx.parse)]),
+        ),
         i18n_language: LANGUAGE_ARG,
       },
     })),
   };
-  if (!route.path.includes('{')) entry._links = { self: [{ href: ctx.urls.rest(route.path.replace(/^\//, '')).replace(/\/(\?|$)/, '$1') }] };
+  if (!route.path.includes('{'))
+    entry._links = { self: [{ href: ctx.urls.rest(route.path.replace(/^\//, '')).replace(/\/(\?|$)/, '$1') }] };
   return entry;
 }
 
@@ -65,7 +68,11 @@ export function namespaceIndex(registry: RouteRegistry, ctx: RequestContext): Re
   return { namespace: NAMESPACE, routes };
 }
 
-export async function registerDocumentation(app: FastifyInstance, registry: RouteRegistry, config: Config): Promise<void> {
+export async function registerDocumentation(
+  app: FastifyInstance,
+  registry: RouteRegistry,
+  config: Config,
+): Promise<void> {
   app.addSchema(ErrorSchema);
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
   await app.register(swagger, {
@@ -89,18 +96,31 @@ export async function registerDocumentation(app: FastifyInstance, registry: Rout
         },
       },
     },
-    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
+    },
   });
 
   const querystring = { type: 'object', properties: { i18n_language: languageParameter } };
   registry.claimOperationIds(['getNamespaceIndex', 'getOpenApiDocument']);
   registry.add('', { methods: ['GET'], args: {} });
-  app.get(toFastifyUrl(''), { schema: { summary: 'Namespace index', operationId: 'getNamespaceIndex', tags: ['discovery'], querystring } }, async (request) =>
-    namespaceIndex(registry, requestContext(request)),
+  app.get(
+    toFastifyUrl(''),
+    { schema: { summary: 'Namespace index', operationId: 'getNamespaceIndex', tags: ['discovery'], querystring } },
+    async (request) => namespaceIndex(registry, requestContext(request)),
   );
   registry.add('/doc', { methods: ['GET'], args: {} });
-  app.get(toFastifyUrl('/doc'), { schema: { summary: 'OpenAPI 3.1 document of the API', operationId: 'getOpenApiDocument', tags: ['discovery'], querystring } }, async () =>
-    app.swagger(),
+  app.get(
+    toFastifyUrl('/doc'),
+    {
+      schema: {
+        summary: 'OpenAPI 3.1 document of the API',
+        operationId: 'getOpenApiDocument',
+        tags: ['discovery'],
+        querystring,
+      },
+    },
+    async () => app.swagger(),
   );
 }
 

@@ -2,7 +2,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Caller } from '../auth/caller.js';
 import { ApiError, invalidParam } from '../errors.js';
 import type { VersionedCache } from '../cache/lru.js';
-import { createContext, languageParameter, normaliseLanguage, versionOnce, type ContextSource } from '../http/context.js';
+import {
+  createContext,
+  languageParameter,
+  normaliseLanguage,
+  versionOnce,
+  type ContextSource,
+} from '../http/context.js';
 import type { LanguageForm } from '../http/urls.js';
 import type { Language } from '../i18n/languages.js';
 import type { CredentialRow } from '../modules/users/users.repository.js';
@@ -20,7 +26,11 @@ export function resolveLanguage(request: FastifyRequest, defaultLanguage: Langua
   const param = languageParameter(request);
   if (param !== undefined) {
     const lang = normaliseLanguage(param);
-    if (!lang) throw invalidParam('i18n_language', { message: 'not_one_of', vars: { param: 'i18n_language', values: 'nl, en, fi, fr, de, hu, it, pl, pt-br, ro, es, sv' } });
+    if (!lang)
+      throw invalidParam('i18n_language', {
+        message: 'not_one_of',
+        vars: { param: 'i18n_language', values: 'nl, en, fi, fr, de, hu, it, pl, pt-br, ro, es, sv' },
+      });
     return { lang, source: 'param' };
   }
   const fromPath = request.raw.calendarPathLanguage;
@@ -29,7 +39,12 @@ export function resolveLanguage(request: FastifyRequest, defaultLanguage: Langua
 
 /** The best language for an error message, never throwing (invalid parameters are ignored). */
 export function errorLanguage(request: FastifyRequest, defaultLanguage: Language): Language {
-  return request.calendarContext?.lang ?? normaliseLanguage(languageParameter(request)) ?? request.raw.calendarPathLanguage ?? defaultLanguage;
+  return (
+    request.calendarContext?.lang ??
+    normaliseLanguage(languageParameter(request)) ??
+    request.raw.calendarPathLanguage ??
+    defaultLanguage
+  );
 }
 
 function decodeBasic(value: string): { login: string; password: string } | undefined {
@@ -43,10 +58,19 @@ function decodeBasic(value: string): { login: string; password: string } | undef
  * The caller of a request (API.md §4): none without an Authorization header; HTTP Basic or Bearer
  * with an application password; anything malformed or wrong is 401, never a silent anonymous.
  */
-export async function resolveCaller(app: ContextSource, credentialRows: VersionedCache<CredentialRow>, header: string | undefined, dataVersion: () => Promise<string>): Promise<Caller | null> {
+export async function resolveCaller(
+  app: ContextSource,
+  credentialRows: VersionedCache<CredentialRow>,
+  header: string | undefined,
+  dataVersion: () => Promise<string>,
+): Promise<Caller | null> {
   if (header === undefined || header.trim() === '') return null;
   const [scheme, value = ''] = header.trim().split(/\s+/, 2);
-  const credentials = /^basic$/i.test(scheme) ? decodeBasic(value) : /^bearer$/i.test(scheme) && value !== '' ? { login: null, password: value } : undefined;
+  const credentials = /^basic$/i.test(scheme)
+    ? decodeBasic(value)
+    : /^bearer$/i.test(scheme) && value !== ''
+      ? { login: null, password: value }
+      : undefined;
   if (!credentials) throw new ApiError('incorrect_password');
   const version = await dataVersion();
   // No request writes users or application passwords (the CLI does, and server start before it
@@ -63,7 +87,11 @@ export async function resolveCaller(app: ContextSource, credentialRows: Versione
  * Gives every request its context; `credentialRows` keeps application passwords found, by hash
  * (on PostgreSQL a lookup is a round trip on every authenticated request).
  */
-export function registerRequestContext(app: FastifyInstance, state: ContextSource, credentialRows: VersionedCache<CredentialRow>): void {
+export function registerRequestContext(
+  app: FastifyInstance,
+  state: ContextSource,
+  credentialRows: VersionedCache<CredentialRow>,
+): void {
   app.decorateRequest('calendarContext', null);
   app.addHook('preValidation', async (request) => {
     const language = resolveLanguage(request, state.config.defaultLanguage);

@@ -24,7 +24,15 @@ declare module 'fastify' {
   }
 }
 
-const KEPT_HEADERS = ['content-type', 'content-language', 'x-tec-total', 'x-tec-totalpages', 'x-wp-total', 'x-wp-totalpages', 'link'];
+const KEPT_HEADERS = [
+  'content-type',
+  'content-language',
+  'x-tec-total',
+  'x-tec-totalpages',
+  'x-wp-total',
+  'x-wp-totalpages',
+  'link',
+];
 
 /** Keys whose requests are counted, and requests between two halvings of the counts (FrequencyAdmission). */
 const KEYS_COUNTED = 20_000;
@@ -88,7 +96,10 @@ export class ResponseCache {
     headers['content-length'] = String(size);
     headers['x-calendar-cache'] = 'hit';
     // A copy: list bodies live in buffers reused after the response (http/reused-buffers.ts).
-    this.responses.set(key, version, { headers, body: typeof payload === 'string' ? ownBuffer(payload) : Buffer.from(payload) });
+    this.responses.set(key, version, {
+      headers,
+      body: typeof payload === 'string' ? ownBuffer(payload) : Buffer.from(payload),
+    });
   }
 
   /**
@@ -174,7 +185,13 @@ export function registerResponseCache(app: FastifyInstance, version: DataVersion
   app.addHook('onSend', async (request, reply, payload) => {
     const key = request.responseCacheKey;
     const current = request.responseCacheVersion;
-    if (key === null || current === null || reply.statusCode !== 200 || !(typeof payload === 'string' || Buffer.isBuffer(payload))) return payload;
+    if (
+      key === null ||
+      current === null ||
+      reply.statusCode !== 200 ||
+      !(typeof payload === 'string' || Buffer.isBuffer(payload))
+    )
+      return payload;
     cache.keep(key, current, request.responseCacheAsked, reply, payload);
     return payload;
   });

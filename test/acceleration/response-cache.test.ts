@@ -9,7 +9,11 @@ for (const dialect of await testDialects()) {
     const t = useTestApp(dialect);
 
     it('a repeated anonymous read is a cache hit, and a write makes the next read fresh', async () => {
-      const created = await t.api.post('/events', { title: 'Cached title', start_date: '2026-12-21 18:00', end_date: '2026-12-21 20:00' }, { as: 'editor' });
+      const created = await t.api.post(
+        '/events',
+        { title: 'Cached title', start_date: '2026-12-21 18:00', end_date: '2026-12-21 20:00' },
+        { as: 'editor' },
+      );
       const path = `/events/${created.json.id}`;
       // Kept from the second request on: one-off reads are not copied into the cache.
       assert.equal((await t.api.get(path)).headers['x-calendar-cache'], 'miss');
@@ -28,7 +32,17 @@ for (const dialect of await testDialects()) {
     it('a change to an embedded venue or term shows at once in every cached event and list', async () => {
       const venue = await t.api.post('/venues', { venue: 'Old hall' }, { as: 'editor' });
       const category = await t.api.post('/categories', { name: 'Old name' }, { as: 'editor' });
-      const event = await t.api.post('/events', { title: 'With venue', start_date: '2026-12-22 18:00', end_date: '2026-12-22 20:00', venue: venue.json.id, categories: [category.json.id] }, { as: 'editor' });
+      const event = await t.api.post(
+        '/events',
+        {
+          title: 'With venue',
+          start_date: '2026-12-22 18:00',
+          end_date: '2026-12-22 20:00',
+          venue: venue.json.id,
+          categories: [category.json.id],
+        },
+        { as: 'editor' },
+      );
       for (let i = 0; i < 2; i++) {
         await t.api.get(`/events/${event.json.id}`);
         await t.api.get('/events', { query: { include: event.json.id } });
@@ -41,14 +55,21 @@ for (const dialect of await testDialects()) {
       assert.equal(single.json.categories[0].name, 'New name');
       const list = await t.api.get('/events', { query: { include: event.json.id } });
       assert.equal(list.json.events[0].venue.venue, 'New hall');
-      assert.equal((await t.api.get('/categories')).json.categories.find((c: { id: number }) => c.id === category.json.id).name, 'New name');
+      assert.equal(
+        (await t.api.get('/categories')).json.categories.find((c: { id: number }) => c.id === category.json.id).name,
+        'New name',
+      );
     });
 
     it('a write to one event leaves other rendered events reused, and re-renders those embedding a term whose count it moved', async () => {
       const category = await t.api.post('/categories', { name: 'Counted category' }, { as: 'editor' });
       const other = await t.api.post('/categories', { name: 'Untouched category' }, { as: 'editor' });
       const event = (categories: number[], title: string) =>
-        t.api.post('/events', { title, start_date: '2026-12-26 18:00', end_date: '2026-12-26 20:00', categories }, { as: 'editor' });
+        t.api.post(
+          '/events',
+          { title, start_date: '2026-12-26 18:00', end_date: '2026-12-26 20:00', categories },
+          { as: 'editor' },
+        );
       const embedding = await event([category.json.id], 'Embeds the counted category');
       const unrelated = await event([other.json.id], 'Embeds another category');
       const reads = async (id: number) => {
@@ -85,14 +106,27 @@ for (const dialect of await testDialects()) {
     it('totals and pages follow creates and deletes at once', async () => {
       const before = (await t.api.get('/events')).json.total;
       await t.api.get('/events');
-      const created = await t.api.post('/events', { title: 'Counted', start_date: '2026-12-23 18:00', end_date: '2026-12-23 20:00' }, { as: 'editor' });
+      const created = await t.api.post(
+        '/events',
+        { title: 'Counted', start_date: '2026-12-23 18:00', end_date: '2026-12-23 20:00' },
+        { as: 'editor' },
+      );
       assert.equal((await t.api.get('/events')).json.total, before + 1);
       await t.api.delete(`/events/${created.json.id}`, { as: 'editor' });
       assert.equal((await t.api.get('/events')).json.total, before);
     });
 
     it('authenticated reads are never answered from the shared cache', async () => {
-      const draft = await t.api.post('/events', { title: 'Draft only editors see', start_date: '2026-12-24 18:00', end_date: '2026-12-24 20:00', status: 'draft' }, { as: 'editor' });
+      const draft = await t.api.post(
+        '/events',
+        {
+          title: 'Draft only editors see',
+          start_date: '2026-12-24 18:00',
+          end_date: '2026-12-24 20:00',
+          status: 'draft',
+        },
+        { as: 'editor' },
+      );
       const asEditor = await t.api.get('/events', { as: 'editor', query: { include: draft.json.id } });
       assert.equal(asEditor.json.total, 1);
       assert.equal(asEditor.headers['x-calendar-cache'], undefined);
@@ -123,7 +157,11 @@ for (const dialect of await testDialects()) {
 
     it('a read cached by one process is fresh after a write through the other', async () => {
       const headers = { authorization: admin, 'content-type': 'application/json' };
-      const created = await fetch(`${first.origin}/calendar/events/v1/events`, { method: 'POST', headers, body: JSON.stringify({ title: 'Shared v1', start_date: '2026-12-21 18:00', end_date: '2026-12-21 20:00' }) });
+      const created = await fetch(`${first.origin}/calendar/events/v1/events`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ title: 'Shared v1', start_date: '2026-12-21 18:00', end_date: '2026-12-21 20:00' }),
+      });
       assert.equal(created.status, 201);
       const { id } = (await created.json()) as { id: number };
       const url = `${second.origin}/calendar/events/v1/events/${id}`;
@@ -132,11 +170,17 @@ for (const dialect of await testDialects()) {
       const cached = await fetch(url);
       assert.equal(cached.headers.get('x-calendar-cache'), 'hit');
       for (let version = 2; version <= 5; version++) {
-        const write = await fetch(`${first.origin}/calendar/events/v1/events/${id}`, { method: 'PATCH', headers, body: JSON.stringify({ title: `Shared v${version}` }) });
+        const write = await fetch(`${first.origin}/calendar/events/v1/events/${id}`, {
+          method: 'PATCH',
+          headers,
+          body: JSON.stringify({ title: `Shared v${version}` }),
+        });
         assert.equal(write.status, 200);
         const read = (await (await fetch(url)).json()) as { title: string };
         assert.equal(read.title, `Shared v${version}`);
-        const listed = (await (await fetch(`${second.origin}/calendar/events/v1/events?include=${id}`)).json()) as { events: { title: string }[] };
+        const listed = (await (await fetch(`${second.origin}/calendar/events/v1/events?include=${id}`)).json()) as {
+          events: { title: string }[];
+        };
         assert.equal(listed.events[0].title, `Shared v${version}`);
       }
     });
@@ -150,7 +194,8 @@ for (const dialect of await testDialects()) {
     let server: RunningServer;
     const admin = `Basic ${Buffer.from('admin:bench-admin-password').toString('base64')}`;
     const get = (path: string, headers: Record<string, string> = {}) => fetch(`${server.origin}${path}`, { headers });
-    const headersOf = (response: Response) => Object.fromEntries([...response.headers].filter(([name]) => !['date', 'x-calendar-cache'].includes(name)));
+    const headersOf = (response: Response) =>
+      Object.fromEntries([...response.headers].filter(([name]) => !['date', 'x-calendar-cache'].includes(name)));
 
     before(async () => {
       database = await createTestDatabase(dialect);
@@ -163,7 +208,11 @@ for (const dialect of await testDialects()) {
 
     it('a hit has the status, headers and body of the response it repeats, and a write makes the next read fresh', async () => {
       const headers = { authorization: admin, 'content-type': 'application/json' };
-      const created = await fetch(`${server.origin}/calendar/events/v1/events`, { method: 'POST', headers, body: JSON.stringify({ title: 'Front v1', start_date: '2026-12-21 18:00', end_date: '2026-12-21 20:00' }) });
+      const created = await fetch(`${server.origin}/calendar/events/v1/events`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ title: 'Front v1', start_date: '2026-12-21 18:00', end_date: '2026-12-21 20:00' }),
+      });
       const { id } = (await created.json()) as { id: number };
       const path = `/fr/calendar/events/v1/events?include=${id}`;
       const miss = await get(path);
@@ -180,7 +229,11 @@ for (const dialect of await testDialects()) {
       assert.equal(english.headers.get('x-calendar-cache'), 'miss');
       assert.equal(english.headers.get('content-language'), 'en');
 
-      const write = await fetch(`${server.origin}/calendar/events/v1/events/${id}`, { method: 'PATCH', headers, body: JSON.stringify({ title: 'Front v2' }) });
+      const write = await fetch(`${server.origin}/calendar/events/v1/events/${id}`, {
+        method: 'PATCH',
+        headers,
+        body: JSON.stringify({ title: 'Front v2' }),
+      });
       assert.equal(write.status, 200);
       const fresh = await get(path);
       assert.equal(fresh.headers.get('x-calendar-cache'), 'miss');

@@ -65,7 +65,16 @@ describe('cli usage', () => {
   it('help prints the usage on stdout and exits 0', () => {
     const result = cli(url, 'help');
     assert.equal(result.status, 0, result.stderr);
-    for (const command of ['migrate', 'user:create', 'user:list', 'user:role', 'user:delete', 'app-password:create', 'app-password:list', 'app-password:revoke']) {
+    for (const command of [
+      'migrate',
+      'user:create',
+      'user:list',
+      'user:role',
+      'user:delete',
+      'app-password:create',
+      'app-password:list',
+      'app-password:revoke',
+    ]) {
       assert.ok(result.stdout.includes(command), command);
     }
   });
@@ -172,10 +181,19 @@ for (const dialect of await testDialects()) {
     let database: TestDatabase;
     let app: FastifyInstance;
     const basic = (password: string) => `Basic ${Buffer.from(`alice:${password}`).toString('base64')}`;
-    const listAs = async (password: string) => (await app.inject({ url: '/calendar/events/v1/events', headers: { authorization: basic(password) } })).statusCode;
+    const listAs = async (password: string) =>
+      (await app.inject({ url: '/calendar/events/v1/events', headers: { authorization: basic(password) } })).statusCode;
     const createAs = async (password: string) =>
-      (await app.inject({ method: 'POST', url: '/calendar/events/v1/events', headers: { authorization: basic(password) }, payload: { title: 'By alice', start_date: '2026-12-01 18:00', end_date: '2026-12-01 20:00' } })).statusCode;
-    const total = async () => (await app.inject({ url: '/calendar/events/v1/events' })).json().total as number | undefined;
+      (
+        await app.inject({
+          method: 'POST',
+          url: '/calendar/events/v1/events',
+          headers: { authorization: basic(password) },
+          payload: { title: 'By alice', start_date: '2026-12-01 18:00', end_date: '2026-12-01 20:00' },
+        })
+      ).statusCode;
+    const total = async () =>
+      (await app.inject({ url: '/calendar/events/v1/events' })).json().total as number | undefined;
 
     before(async () => {
       database = await createTestDatabase(dialect);
@@ -191,7 +209,10 @@ for (const dialect of await testDialects()) {
       assert.equal(await total(), 0);
       assert.equal(cli(database.url, 'seed', '--events', '30').status, 0);
       assert.ok(((await total()) ?? 0) > 0);
-      const found = (await app.inject({ url: '/calendar/events/v1/events?search=concert&per_page=50' })).json<{ total: number; events: { title: string; description: string }[] }>();
+      const found = (await app.inject({ url: '/calendar/events/v1/events?search=concert&per_page=50' })).json<{
+        total: number;
+        events: { title: string; description: string }[];
+      }>();
       assert.ok(found.total > 0);
       for (const event of found.events) assert.match(`${event.title} ${event.description}`, /concert/i);
       if (dialect === 'sqlite') await assertPlannerAveragesWithoutSamples(database.url);
@@ -203,7 +224,11 @@ for (const dialect of await testDialects()) {
         assert.equal(cliWithEnv({ SITE_TIMEZONE: 'Pacific/Auckland' }, fresh.url, 'seed', '--events', '30').status, 0);
         const handle = connect(fresh.url);
         try {
-          const stored = await handle.db.selectFrom('settings').select('value').where('key', '=', 'site_timezone').executeTakeFirst();
+          const stored = await handle.db
+            .selectFrom('settings')
+            .select('value')
+            .where('key', '=', 'site_timezone')
+            .executeTakeFirst();
           assert.equal(stored?.value, 'Pacific/Auckland');
         } finally {
           await handle.close();

@@ -75,7 +75,11 @@ for (const dialect of await testDialects()) {
 
       it('case-insensitive beyond ASCII', async () => {
         const fete = await createEventId(t.api, { title: 'Fête de la Musique' }, 'editor');
-        const eclair = await createEventId(t.api, { title: 'Éclair tasting', description: 'Crème brûlée too' }, 'editor');
+        const eclair = await createEventId(
+          t.api,
+          { title: 'Éclair tasting', description: 'Crème brûlée too' },
+          'editor',
+        );
         assert.deepEqual(await listIds(t.api, '/events', { search: 'fête' }), [fete]);
         assert.deepEqual(await listIds(t.api, '/events', { search: 'FÊTE' }), [fete]);
         assert.deepEqual(await listIds(t.api, '/events', { search: 'éclair' }), [eclair]);
@@ -84,7 +88,11 @@ for (const dialect of await testDialects()) {
 
       it('matches the excerpt and the description as well as the title', async () => {
         const byExcerpt = await createEventId(t.api, { title: 'Plain one', excerpt: 'Meet the Zebra herd' }, 'editor');
-        const byDescription = await createEventId(t.api, { title: 'Plain two', description: '<p>A <strong>giraffe</strong> walks by</p>' }, 'editor');
+        const byDescription = await createEventId(
+          t.api,
+          { title: 'Plain two', description: '<p>A <strong>giraffe</strong> walks by</p>' },
+          'editor',
+        );
         const both = await createEventId(t.api, { title: 'Zebra and giraffe day' }, 'editor');
         assert.deepEqual(await listIds(t.api, '/events', { search: 'zebra' }), [byExcerpt, both]);
         assert.deepEqual(await listIds(t.api, '/events', { search: 'giraffe' }), [byDescription, both]);
@@ -92,7 +100,11 @@ for (const dialect of await testDialects()) {
       });
 
       it('a password-protected event is found by its title, by its hidden text only when unlocked', async () => {
-        const secret = await createEventId(t.api, { title: 'Secret gala', description: 'The hidden-ocelot show', excerpt: 'Velvet rope', password: 'pw' }, 'editor');
+        const secret = await createEventId(
+          t.api,
+          { title: 'Secret gala', description: 'The hidden-ocelot show', excerpt: 'Velvet rope', password: 'pw' },
+          'editor',
+        );
         const open = await createEventId(t.api, { title: 'Open gala' }, 'editor');
         const byTitle = await list(t.api, '/events', { search: 'gala' });
         assert.deepEqual(ids(byTitle), [secret, open]);
@@ -107,11 +119,18 @@ for (const dialect of await testDialects()) {
       });
 
       it('-word hidden behind a password does not exclude the event for a locked caller (§18)', async () => {
-        const secret = await createEventId(t.api, { title: 'Secret gala', description: 'The hidden-ocelot show', password: 'pw' }, 'editor');
+        const secret = await createEventId(
+          t.api,
+          { title: 'Secret gala', description: 'The hidden-ocelot show', password: 'pw' },
+          'editor',
+        );
         const open = await createEventId(t.api, { title: 'Open gala' }, 'editor');
         assert.deepEqual(await listIds(t.api, '/events', { search: 'gala -ocelot', password: 'pw' }), [open]);
         assert.deepEqual(await listIds(t.api, '/events', { search: 'gala -ocelot' }, 'editor'), [open]);
-        assert.deepEqual(await listIds(t.api, '/events', { search: 'gala -ocelot', password: 'wrong' }), [secret, open]);
+        assert.deepEqual(await listIds(t.api, '/events', { search: 'gala -ocelot', password: 'wrong' }), [
+          secret,
+          open,
+        ]);
         // Without any password parameter the result must be the same as with a wrong one.
         assert.deepEqual(await listIds(t.api, '/events', { search: 'gala -ocelot' }), [secret, open]);
         assert.deepEqual(await listIds(t.api, '/events', { search: '-ocelot' }), [secret, open]);
@@ -226,7 +245,11 @@ for (const dialect of await testDialects()) {
       it('categories AND tags when both are given', async () => {
         const music = await createTermId(t.api, 'categories', { name: 'music' }, 'editor');
         const outdoor = await createTermId(t.api, 'tags', { name: 'outdoor' }, 'editor');
-        const both = await createEventId(t.api, { title: 'Open-air concert', categories: [music], tags: [outdoor] }, 'editor');
+        const both = await createEventId(
+          t.api,
+          { title: 'Open-air concert', categories: [music], tags: [outdoor] },
+          'editor',
+        );
         const catOnly = await createEventId(t.api, { title: 'Hall concert', categories: [music] }, 'editor');
         const tagOnly = await createEventId(t.api, { title: 'Hike', tags: [outdoor] }, 'editor');
         assert.deepEqual(await listIds(t.api, '/events', { categories: 'music' }), [both, catOnly]);
@@ -251,7 +274,11 @@ for (const dialect of await testDialects()) {
         assert.deepEqual(ids(single), at1);
         assert.match(single.json.rest_url, new RegExp(`&venue=${v1}&`));
         assert.deepEqual(await listIds(t.api, '/events', { venue: `${v1},${v2}` }), [...at1, ...at2]);
-        assert.deepEqual(await listIds(t.api, '/events', `venue[]=${v1}&venue[]=${v2}&venue[]=${v3}`), [...at1, ...at2, ...at3]);
+        assert.deepEqual(await listIds(t.api, '/events', `venue[]=${v1}&venue[]=${v2}&venue[]=${v3}`), [
+          ...at1,
+          ...at2,
+          ...at3,
+        ]);
         assert.deepEqual(await listIds(t.api, '/events', { venue: [v1, v2, v3, v4] }), [...at1, ...at2, ...at3]);
         const csv = await list(t.api, '/events', { venue: `${v2},${v3}` });
         assert.match(csv.json.rest_url, new RegExp(`&venue=${v2}%2C${v3}&`));
@@ -291,7 +318,11 @@ for (const dialect of await testDialects()) {
         assert.deepEqual(ids(either), [...with1, ...with2, ...withBoth]);
         assert.equal(either.json.total, 6);
         assert.match(either.json.rest_url, new RegExp(`&organizer=${o1}%2C${o2}&`));
-        assert.deepEqual(await listIds(t.api, '/events', `organizer[]=${o1}&organizer[]=${o2}&organizer[]=${o3}`), [...with1, ...with2, ...withBoth]);
+        assert.deepEqual(await listIds(t.api, '/events', `organizer[]=${o1}&organizer[]=${o2}&organizer[]=${o3}`), [
+          ...with1,
+          ...with2,
+          ...withBoth,
+        ]);
         assertEmpty(await t.api.get('/events', { query: { organizer: o3 } }));
         assertInvalid(await t.api.get('/events', { query: { organizer: 'foo' } }), 'organizer');
         assertInvalid(await t.api.get('/events', { query: { organizer: 999999 } }), 'organizer');
@@ -328,7 +359,12 @@ for (const dialect of await testDialects()) {
 
       it('EF-04/05: featured drafts are listed to editors only', async () => {
         const published = await createEventIds(t.api, 2, { title: 'Featured published', featured: true }, 'editor');
-        const drafts = await createEventIds(t.api, 2, { title: 'Featured draft', featured: true, status: 'draft' }, 'editor');
+        const drafts = await createEventIds(
+          t.api,
+          2,
+          { title: 'Featured draft', featured: true, status: 'draft' },
+          'editor',
+        );
         assert.deepEqual(await listIds(t.api, '/events', { featured: 1 }), published);
         assert.deepEqual(await listIds(t.api, '/events', { featured: 1 }, 'editor'), [...published, ...drafts]);
       });
@@ -350,12 +386,20 @@ for (const dialect of await testDialects()) {
         assert.equal((await t.api.get('/events', { query: { status: 'publish' }, as: 'subscriber' })).status, 200);
         assert.equal((await t.api.get('/events', { query: { status: 'draft' }, as: 'subscriber' })).status, 400);
         assert.deepEqual(await listIds(t.api, '/events', {}, 'subscriber'), published);
-        assert.deepEqual(await listIds(t.api, '/events', {}, 'editor'), [...published, ...drafts, ...pending, privateOne]);
+        assert.deepEqual(await listIds(t.api, '/events', {}, 'editor'), [
+          ...published,
+          ...drafts,
+          ...pending,
+          privateOne,
+        ]);
         assert.deepEqual(await listIds(t.api, '/events', { status: 'draft' }, 'editor'), drafts);
         const two = await list(t.api, '/events', { status: 'publish, draft' }, 'editor');
         assert.deepEqual(ids(two), [...published, ...drafts]);
         assert.match(two.json.rest_url, /&status=publish%2Cdraft(&|$)/);
-        assert.deepEqual(await listIds(t.api, '/events', 'status[]=publish&status[]=draft&status[]=pending', 'editor'), [...published, ...drafts, ...pending]);
+        assert.deepEqual(
+          await listIds(t.api, '/events', 'status[]=publish&status[]=draft&status[]=pending', 'editor'),
+          [...published, ...drafts, ...pending],
+        );
         for (const bad of ['foo', 'foo, bar', 'foo, bar, publish']) {
           assertInvalid(await t.api.get('/events', { query: { status: bad }, as: 'editor' }), 'status');
         }
@@ -365,11 +409,18 @@ for (const dialect of await testDialects()) {
         const published = await createEventId(t.api, { title: 'Published by editor' }, 'editor');
         const editorDraft = await createEventId(t.api, { title: 'Editor draft', status: 'draft' }, 'editor');
         const ownDraft = await createEventId(t.api, { title: 'Contributor draft' }, 'contributor');
-        const ownPending = await createEventId(t.api, { title: 'Contributor pending', status: 'publish' }, 'contributor');
+        const ownPending = await createEventId(
+          t.api,
+          { title: 'Contributor pending', status: 'publish' },
+          'contributor',
+        );
         const res = await list(t.api, '/events', {}, 'contributor');
         assert.deepEqual(ids(res), [published, ownDraft, ownPending]);
         assert.ok(!ids(res).includes(editorDraft));
-        assert.deepEqual(res.json.events.map((e: { status: string }) => e.status), ['publish', 'draft', 'pending']);
+        assert.deepEqual(
+          res.json.events.map((e: { status: string }) => e.status),
+          ['publish', 'draft', 'pending'],
+        );
         assert.deepEqual(await listIds(t.api, '/events', { status: 'draft' }, 'contributor'), [ownDraft]);
         assert.deepEqual(await listIds(t.api, '/events', {}, 'editor'), [published, editorDraft, ownDraft, ownPending]);
         // Authors likewise see others' published events but not others' drafts.
@@ -416,7 +467,11 @@ for (const dialect of await testDialects()) {
 
       it('hide_from_listings events are never listed but readable by id', async () => {
         const visible = await createEventId(t.api, { title: 'Visible concert', featured: true }, 'editor');
-        const hidden = await createEventId(t.api, { title: 'Hidden concert', hide_from_listings: true, featured: true }, 'editor');
+        const hidden = await createEventId(
+          t.api,
+          { title: 'Hidden concert', hide_from_listings: true, featured: true },
+          'editor',
+        );
         assert.deepEqual(await listIds(t.api, '/events'), [visible]);
         assert.deepEqual(await listIds(t.api, '/events', {}, 'editor'), [visible]);
         assert.deepEqual(await listIds(t.api, '/events', { search: 'hidden' }), []);
@@ -448,7 +503,11 @@ for (const dialect of await testDialects()) {
       it('geoloc_lat/geoloc_lng/geoloc_radius: great-circle distance in km', async () => {
         // 10 km north of the centre: 10 / 6371 rad = 0.0899322°.
         const centre = await createVenueId(t.api, { venue: 'Centre', geo_lat: 48.8566, geo_lng: 2.3522 }, 'editor');
-        const tenKm = await createVenueId(t.api, { venue: 'Ten km north', geo_lat: 48.9465322, geo_lng: 2.3522 }, 'editor');
+        const tenKm = await createVenueId(
+          t.api,
+          { venue: 'Ten km north', geo_lat: 48.9465322, geo_lng: 2.3522 },
+          'editor',
+        );
         const london = await createVenueId(t.api, { venue: 'London', geo_lat: 51.5074, geo_lng: -0.1278 }, 'editor');
         const unmapped = await createVenueId(t.api, { venue: 'Unmapped', city: 'Paris' }, 'editor');
         const atCentre = await createEventId(t.api, { title: 'At centre', venue: centre }, 'editor');
@@ -464,7 +523,9 @@ for (const dialect of await testDialects()) {
         assert.deepEqual(await listIds(t.api, '/events', { ...near, geoloc_radius: 5 }), [atCentre]);
         assert.deepEqual(await listIds(t.api, '/events', { ...near, geoloc_radius: 10.5 }), [atCentre, atTen]);
         assert.deepEqual(await listIds(t.api, '/events', { ...near, geoloc_radius: 9.5 }), [atCentre]);
-        assert.deepEqual(await listIds(t.api, '/events', { geoloc_lat: 51.5, geoloc_lng: -0.12, geoloc_radius: 5 }), [inLondon]);
+        assert.deepEqual(await listIds(t.api, '/events', { geoloc_lat: 51.5, geoloc_lng: -0.12, geoloc_radius: 5 }), [
+          inLondon,
+        ]);
         for (const half of [{ geoloc_lat: 48.8566 }, { geoloc_lng: 2.3522 }]) {
           const res = await t.api.get('/events', { query: half });
           assert.equal(res.status, 400, JSON.stringify(half));
@@ -486,7 +547,10 @@ for (const dialect of await testDialects()) {
         assert.equal(denied.json.code, 'rest_invalid_param');
         assert.deepEqual(Object.keys(denied.json.data.params), ['ticketed']);
         assert.equal(denied.json.data.details.ticketed.code, 'event-tickets-not-active');
-        assert.equal((await t.api.get('/events', { query: { ticketed: '1' } })).json.data.details.ticketed.code, 'event-tickets-not-active');
+        assert.equal(
+          (await t.api.get('/events', { query: { ticketed: '1' } })).json.data.details.ticketed.code,
+          'event-tickets-not-active',
+        );
         assert.equal((await t.api.get('/events', { query: { ticketed: 'perhaps' } })).status, 400);
       });
     });
@@ -531,9 +595,15 @@ for (const dialect of await testDialects()) {
           assert.equal(item.image, false);
           assert.equal(item.all_day, null);
           assert.equal(item.cost, '');
-          assert.deepEqual(item.cost_details, { currency_symbol: '', currency_code: '', currency_position: '', values: [] });
+          assert.deepEqual(item.cost_details, {
+            currency_symbol: '',
+            currency_code: '',
+            currency_position: '',
+            values: [],
+          });
           assert.equal(item.website, '');
-          for (const flag of ['show_map', 'show_map_link', 'hide_from_listings', 'sticky', 'featured']) assert.equal(item[flag], null, flag);
+          for (const flag of ['show_map', 'show_map_link', 'hide_from_listings', 'sticky', 'featured'])
+            assert.equal(item[flag], null, flag);
           assert.deepEqual(item.categories, []);
           assert.deepEqual(item.tags, []);
           assert.deepEqual(item.organizer, []);
@@ -546,10 +616,23 @@ for (const dialect of await testDialects()) {
         assert.equal(lockedItem.slug, 'locked-gala');
         assert.equal(lockedItem.rest_url, `${API}/events/${locked}`);
         assert.equal(otherItem.title, 'Other locked');
-        for (const [item, password] of [[lockedItem, 'pw'], [otherItem, 'different']] as const) {
+        for (const [item, password] of [
+          [lockedItem, 'pw'],
+          [otherItem, 'different'],
+        ] as const) {
           const single = await t.api.get(`/events/${item.id}`, { query: { password } });
           assert.equal(single.status, 200, single.text);
-          for (const key of ['start_date', 'start_date_details', 'end_date', 'utc_start_date', 'utc_end_date', 'timezone_abbr', 'url', 'date', 'global_id']) {
+          for (const key of [
+            'start_date',
+            'start_date_details',
+            'end_date',
+            'utc_start_date',
+            'utc_end_date',
+            'timezone_abbr',
+            'url',
+            'date',
+            'global_id',
+          ]) {
             assert.deepEqual(item[key], single.json[key], key);
           }
           assert.match(item.start_date, /^2026-12-\d\d \d\d:00:00$/);
@@ -571,9 +654,18 @@ for (const dialect of await testDialects()) {
         assert.equal(lockedItem.sticky, true);
         assert.equal(lockedItem.all_day, false);
         assert.equal(lockedItem.venue.venue, 'Secret hall');
-        assert.deepEqual(lockedItem.organizer.map((o: { organizer: string }) => o.organizer), ['Secret org']);
-        assert.deepEqual(lockedItem.categories.map((c: { slug: string }) => c.slug), ['secret-cat']);
-        assert.deepEqual(lockedItem.tags.map((c: { slug: string }) => c.slug), ['secret-tag']);
+        assert.deepEqual(
+          lockedItem.organizer.map((o: { organizer: string }) => o.organizer),
+          ['Secret org'],
+        );
+        assert.deepEqual(
+          lockedItem.categories.map((c: { slug: string }) => c.slug),
+          ['secret-cat'],
+        );
+        assert.deepEqual(
+          lockedItem.tags.map((c: { slug: string }) => c.slug),
+          ['secret-tag'],
+        );
         // Another password stays locked.
         assert.equal(otherItem.description, '');
         assert.deepEqual(otherItem.venue, []);
@@ -582,7 +674,10 @@ for (const dialect of await testDialects()) {
           for (const item of asEditor.json.events) {
             assert.equal(item.description, '<p>Behind the curtain</p>', `${who} ${item.id}`);
             assert.equal(item.featured, true);
-            assert.deepEqual(item.categories.map((c: { slug: string }) => c.slug), ['secret-cat']);
+            assert.deepEqual(
+              item.categories.map((c: { slug: string }) => c.slug),
+              ['secret-cat'],
+            );
           }
         }
         // A subscriber cannot edit: still blanked.
@@ -591,8 +686,16 @@ for (const dialect of await testDialects()) {
       });
 
       it('callers who may edit the event see it unblanked and search its text; others do not', async () => {
-        const contributorsDraft = await createEventId(t.api, { title: 'Contributor secret', description: 'The hidden-lynx plan', password: 'pw' }, 'contributor');
-        const authorsEvent = await createEventId(t.api, { title: 'Author secret', description: 'The hidden-lynx party', password: 'pw' }, 'author');
+        const contributorsDraft = await createEventId(
+          t.api,
+          { title: 'Contributor secret', description: 'The hidden-lynx plan', password: 'pw' },
+          'contributor',
+        );
+        const authorsEvent = await createEventId(
+          t.api,
+          { title: 'Author secret', description: 'The hidden-lynx party', password: 'pw' },
+          'author',
+        );
         const asContributor = await list(t.api, '/events', {}, 'contributor');
         assert.deepEqual(ids(asContributor), [contributorsDraft, authorsEvent]);
         assert.equal(asContributor.json.events[0].description, '<p>The hidden-lynx plan</p>');
@@ -603,7 +706,10 @@ for (const dialect of await testDialects()) {
         assert.equal(asAuthor.json.events[0].description, '<p>The hidden-lynx party</p>');
         assert.deepEqual(await listIds(t.api, '/events', { search: 'lynx' }, 'author'), [authorsEvent]);
         assert.deepEqual(await listIds(t.api, '/events', { search: 'lynx' }), []);
-        assert.deepEqual(await listIds(t.api, '/events', { search: 'lynx' }, 'editor'), [contributorsDraft, authorsEvent]);
+        assert.deepEqual(await listIds(t.api, '/events', { search: 'lynx' }, 'editor'), [
+          contributorsDraft,
+          authorsEvent,
+        ]);
         // Once published, a contributor may no longer edit it: blanked and not searchable for them.
         const published = await t.api.patch(`/events/${contributorsDraft}`, { status: 'publish' }, { as: 'editor' });
         assert.equal(published.status, 200, published.text);

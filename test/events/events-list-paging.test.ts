@@ -29,7 +29,8 @@ for (const dialect of await testDialects()) {
       assert.equal(res.status, 200);
       assert.deepEqual(res.json, {
         events: [],
-        rest_url: 'http://127.0.0.1:8080/calendar/events/v1/events/?page=1&per_page=10&start_date=2026-11-20+00%3A00%3A00&end_date=2028-11-21+23%3A59%3A59&status=publish',
+        rest_url:
+          'http://127.0.0.1:8080/calendar/events/v1/events/?page=1&per_page=10&start_date=2026-11-20+00%3A00%3A00&end_date=2028-11-21+23%3A59%3A59&status=publish',
         total: 0,
         total_pages: 0,
       });
@@ -44,19 +45,60 @@ for (const dialect of await testDialects()) {
     });
 
     it('orders by UTC start, then by id (same start: creation order)', async () => {
-      const b = await createEventId(t.api, { title: 'B 10:00 UTC', start_date: '2026-12-01 10:00:00', end_date: '2026-12-01 11:00:00' }, 'editor');
-      const a = await createEventId(t.api, { title: 'A 09:00 UTC', start_date: '2026-12-01 09:00:00', end_date: '2026-12-01 11:00:00' }, 'editor');
-      const c = await createEventId(t.api, { title: 'C 10:00 UTC too', start_date: '2026-12-01 10:00:00', end_date: '2026-12-01 10:30:00' }, 'editor');
+      const b = await createEventId(
+        t.api,
+        { title: 'B 10:00 UTC', start_date: '2026-12-01 10:00:00', end_date: '2026-12-01 11:00:00' },
+        'editor',
+      );
+      const a = await createEventId(
+        t.api,
+        { title: 'A 09:00 UTC', start_date: '2026-12-01 09:00:00', end_date: '2026-12-01 11:00:00' },
+        'editor',
+      );
+      const c = await createEventId(
+        t.api,
+        { title: 'C 10:00 UTC too', start_date: '2026-12-01 10:00:00', end_date: '2026-12-01 10:30:00' },
+        'editor',
+      );
       // 15:00 in Tokyo is 06:00 UTC: first, although its wall clock is the latest.
-      const tokyo = await createEventId(t.api, { title: 'Tokyo 15:00', timezone: 'Asia/Tokyo', start_date: '2026-12-01 15:00:00', end_date: '2026-12-01 16:00:00' }, 'editor');
+      const tokyo = await createEventId(
+        t.api,
+        {
+          title: 'Tokyo 15:00',
+          timezone: 'Asia/Tokyo',
+          start_date: '2026-12-01 15:00:00',
+          end_date: '2026-12-01 16:00:00',
+        },
+        'editor',
+      );
       // 05:00 in New York is 10:00 UTC: ties with B and C, and has the highest id.
-      const ny = await createEventId(t.api, { title: 'New York 05:00', timezone: 'America/New_York', start_date: '2026-12-01 05:00:00', end_date: '2026-12-01 06:00:00' }, 'editor');
-      const d = await createEventId(t.api, { title: 'D 10:00 UTC, created last', start_date: '2026-12-01 10:00:00', end_date: '2026-12-01 12:00:00' }, 'editor');
+      const ny = await createEventId(
+        t.api,
+        {
+          title: 'New York 05:00',
+          timezone: 'America/New_York',
+          start_date: '2026-12-01 05:00:00',
+          end_date: '2026-12-01 06:00:00',
+        },
+        'editor',
+      );
+      const d = await createEventId(
+        t.api,
+        { title: 'D 10:00 UTC, created last', start_date: '2026-12-01 10:00:00', end_date: '2026-12-01 12:00:00' },
+        'editor',
+      );
       const res = await list(t.api, '/events');
       assert.deepEqual(ids(res), [tokyo, a, b, c, ny, d]);
       assert.deepEqual(
         res.json.events.map((e: { utc_start_date: string }) => e.utc_start_date),
-        ['2026-12-01 06:00:00', '2026-12-01 09:00:00', '2026-12-01 10:00:00', '2026-12-01 10:00:00', '2026-12-01 10:00:00', '2026-12-01 10:00:00'],
+        [
+          '2026-12-01 06:00:00',
+          '2026-12-01 09:00:00',
+          '2026-12-01 10:00:00',
+          '2026-12-01 10:00:00',
+          '2026-12-01 10:00:00',
+          '2026-12-01 10:00:00',
+        ],
       );
       // The order is stable across pages.
       const pages = [];
@@ -97,14 +139,23 @@ for (const dialect of await testDialects()) {
       await createEventIds(t.api, 3, {}, 'editor');
       const beyond = await t.api.get('/events', { query: { per_page: 3, page: 2 } });
       assert.equal(beyond.status, 404);
-      assert.deepEqual(beyond.json, { code: 'event-archive-page-not-found', message: 'The requested event archive page does not exist', data: { status: 404 } });
+      assert.deepEqual(beyond.json, {
+        code: 'event-archive-page-not-found',
+        message: 'The requested event archive page does not exist',
+        data: { status: 404 },
+      });
       assert.equal((await t.api.get('/events', { query: { page: 99 } })).status, 404);
       const filteredBeyond = await t.api.get('/events', { query: { search: 'nothing-matches', page: 2 } });
       assert.equal(filteredBeyond.status, 404);
       assert.equal(filteredBeyond.json.code, 'event-archive-page-not-found');
       const empty = await t.api.get('/events', { query: { search: 'nothing-matches' } });
       assert.equal(empty.status, 200);
-      assert.deepEqual(empty.json, { events: [], rest_url: `${LIST}?page=1&per_page=10&${WINDOW}&search=nothing-matches&status=publish`, total: 0, total_pages: 0 });
+      assert.deepEqual(empty.json, {
+        events: [],
+        rest_url: `${LIST}?page=1&per_page=10&${WINDOW}&search=nothing-matches&status=publish`,
+        total: 0,
+        total_pages: 0,
+      });
       assertTotals(empty, 0, 0);
       const lastPage = await list(t.api, '/events', { per_page: 2, page: 2 });
       assert.equal(lastPage.json.events.length, 1);
@@ -128,7 +179,14 @@ for (const dialect of await testDialects()) {
       assert.equal(second.json.rest_url, `${LIST}?page=2&${tail}`);
       assert.equal(second.json.next_rest_url, `${LIST}?page=3&${tail}`);
       assert.equal(second.json.previous_rest_url, `${LIST}?${tail}`);
-      assert.deepEqual(Object.keys(second.json), ['events', 'rest_url', 'next_rest_url', 'previous_rest_url', 'total', 'total_pages']);
+      assert.deepEqual(Object.keys(second.json), [
+        'events',
+        'rest_url',
+        'next_rest_url',
+        'previous_rest_url',
+        'total',
+        'total_pages',
+      ]);
       assert.equal(second.headers.link, `<${LIST}?${tail}>; rel="prev", <${LIST}?page=3&${tail}>; rel="next"`);
 
       const third = await list(t.api, '/events', { per_page: 3, page: 3 });
@@ -217,8 +275,14 @@ for (const dialect of await testDialects()) {
       assert.equal(expected.length, 5);
       const first = await list(t.api, '/events', { categories: 'category-x', search: 'kiwi', per_page: 2 });
       assertTotals(first, 5, 3);
-      assert.equal(first.json.rest_url, `${LIST}?page=1&per_page=2&${WINDOW}&search=kiwi&categories=category-x&status=publish`);
-      assert.equal(first.json.next_rest_url, `${LIST}?page=2&per_page=2&${WINDOW}&search=kiwi&categories=category-x&status=publish`);
+      assert.equal(
+        first.json.rest_url,
+        `${LIST}?page=1&per_page=2&${WINDOW}&search=kiwi&categories=category-x&status=publish`,
+      );
+      assert.equal(
+        first.json.next_rest_url,
+        `${LIST}?page=2&per_page=2&${WINDOW}&search=kiwi&categories=category-x&status=publish`,
+      );
       const seen = [...ids(first)];
       let page = first;
       let hops = 0;
@@ -253,11 +317,25 @@ for (const dialect of await testDialects()) {
       const expected: number[] = [];
       for (let i = 0; i < 7; i++) {
         const matching = i % 2 === 0;
-        const id = await createEventId(t.api, { title: matching ? `Late jazz & blues ${i}` : `Early jazz ${i}`, tags: [tag.json.id], categories: matching ? [cat.json.id] : [] }, 'editor');
+        const id = await createEventId(
+          t.api,
+          {
+            title: matching ? `Late jazz & blues ${i}` : `Early jazz ${i}`,
+            tags: [tag.json.id],
+            categories: matching ? [cat.json.id] : [],
+          },
+          'editor',
+        );
         if (matching) expected.push(id);
       }
       await createEventId(t.api, { title: 'Late jazz & blues, untagged', categories: [cat.json.id] }, 'editor');
-      const query = { search: 'late "jazz & blues"', tags: [tag.json.id], categories: `music,${cat.json.id}`, per_page: 1, i18n_language: 'fr' };
+      const query = {
+        search: 'late "jazz & blues"',
+        tags: [tag.json.id],
+        categories: `music,${cat.json.id}`,
+        per_page: 1,
+        i18n_language: 'fr',
+      };
       const first = await list(t.api, '/events', query);
       assertTotals(first, 4, 4);
       const next: string = first.json.next_rest_url;
@@ -292,7 +370,15 @@ for (const dialect of await testDialects()) {
       const v = await createVenueId(t.api, { venue: 'Echo hall' }, 'editor');
       const o = await createOrganizerId(t.api, { organizer: 'Echo org' }, 'editor');
       const parent = await createEventId(t.api, { title: 'Echo parent' }, 'editor');
-      const res = await list(t.api, '/events', { venue: v, organizer: o, featured: 'false', post_parent: parent, ticketed: 'false', geoloc: 'true', status: 'publish' });
+      const res = await list(t.api, '/events', {
+        venue: v,
+        organizer: o,
+        featured: 'false',
+        post_parent: parent,
+        ticketed: 'false',
+        geoloc: 'true',
+        status: 'publish',
+      });
       assert.equal(
         res.json.rest_url,
         `${LIST}?page=1&per_page=10&${WINDOW}&venue=${v}&organizer=${o}&featured=0&geoloc=1&status=publish&post_parent=${parent}&ticketed=0`,

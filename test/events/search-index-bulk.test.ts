@@ -15,7 +15,10 @@ for (const dialect of await testDialects()) {
     /** FTS5's settings as stored (`search_fts_config`); none on PostgreSQL. */
     const settings = async () => {
       if (dialect === 'postgres') return {};
-      const { rows } = await sql<{ k: string; v: number }>`SELECT k, v FROM search_fts_config WHERE k IN ('hashsize', 'automerge')`.execute(database.handle().db);
+      const { rows } = await sql<{
+        k: string;
+        v: number;
+      }>`SELECT k, v FROM search_fts_config WHERE k IN ('hashsize', 'automerge')`.execute(database.handle().db);
       return Object.fromEntries(rows.map((row) => [row.k, row.v]));
     };
     const serverSettings = dialect === 'sqlite' ? { hashsize: 1_048_576, automerge: 16 } : {};

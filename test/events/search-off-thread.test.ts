@@ -18,14 +18,22 @@ for (const dialect of await testDialects()) {
 
     it('give the same events as the connection; a failed read is an error; after three dead workers the connection reads', async () => {
       await t.api.clearContent();
-      const create = (title: string) => createEventId(t.api, { title, status: 'publish', start_date: '2027-05-01 19:00:00', end_date: '2027-05-01 21:00:00' }, 'editor');
+      const create = (title: string) =>
+        createEventId(
+          t.api,
+          { title, status: 'publish', start_date: '2027-05-01 19:00:00', end_date: '2027-05-01 21:00:00' },
+          'editor',
+        );
       const jazzNight = await create('Jazz night');
       await create('Blues evening');
       const lateJazz = await create('Late JAZZ');
       const handle = connect(t.api.config.databaseUrl);
       try {
         const onConnection = sorted(await eventsThatMayContain(handle.db, 'jazz'));
-        assert.deepEqual(onConnection, [jazzNight, lateJazz].sort((a, b) => a - b));
+        assert.deepEqual(
+          onConnection,
+          [jazzNight, lateJazz].sort((a, b) => a - b),
+        );
         if (dialect === 'postgres') {
           assert.equal(handle.offThread, undefined, 'PostgreSQL reads asynchronously anyway');
           return;
@@ -35,7 +43,8 @@ for (const dialect of await testDialects()) {
         await assert.rejects(handle.offThread.ids('SELECT no_such_column FROM posts', []), /off-thread read failed/);
         assert.deepEqual(Array.from(await handle.offThread.ids('SELECT 7', [])), [7]);
         // A worker that dies fails its reads; after a few deaths the connection reads instead.
-        const slow = 'WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 20000000) SELECT count(*) FROM n';
+        const slow =
+          'WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 20000000) SELECT count(*) FROM n';
         for (let death = 1; death <= 3; death++) {
           assert.ok(handle.offThread.available);
           const read = handle.offThread.ids(slow, []);

@@ -40,7 +40,11 @@ export class TestApi {
   now = DEFAULT_NOW;
   private readonly credentials = new Map<Role, { id: number; header: string }>();
 
-  constructor(readonly app: FastifyInstance, readonly config: Config, readonly dialect: Dialect) {}
+  constructor(
+    readonly app: FastifyInstance,
+    readonly config: Config,
+    readonly dialect: Dialect,
+  ) {}
 
   get db() {
     return this.app.calendar.db;
@@ -79,8 +83,17 @@ export class TestApi {
         payload = typeof body === 'string' ? body : JSON.stringify(body);
       }
     }
-    const url = !options.raw && path.startsWith('/') && !path.startsWith(NS) && !/^\/[a-z-]+\/calendar/.test(path) ? `${NS}${path}` : path;
-    const response = await this.app.inject({ method: method as never, url, headers, payload, query: options.query as never });
+    const url =
+      !options.raw && path.startsWith('/') && !path.startsWith(NS) && !/^\/[a-z-]+\/calendar/.test(path)
+        ? `${NS}${path}`
+        : path;
+    const response = await this.app.inject({
+      method: method as never,
+      url,
+      headers,
+      payload,
+      query: options.query as never,
+    });
     let json: unknown;
     try {
       json = response.body === '' ? undefined : JSON.parse(response.body);
@@ -114,7 +127,19 @@ export class TestApi {
   async clearContent(): Promise<void> {
     const other = connect(this.config.databaseUrl);
     try {
-      for (const table of ['search_documents', 'event_terms', 'event_organizers', 'events', 'venues', 'organizers', 'post_translations', 'posts', 'term_translations', 'terms', 'images'] as const) {
+      for (const table of [
+        'search_documents',
+        'event_terms',
+        'event_organizers',
+        'events',
+        'venues',
+        'organizers',
+        'post_translations',
+        'posts',
+        'term_translations',
+        'terms',
+        'images',
+      ] as const) {
         await other.db.deleteFrom(table).execute();
       }
       if (other.dialect === 'postgres') await postgresDataVersion(other.db).bump();
@@ -156,7 +181,13 @@ export function useTestApp(dialect: Dialect, options: TestAppOptions = {}): { re
   let api: TestApi | undefined;
   before(async () => {
     database = await createTestDatabase(dialect);
-    const config = loadConfig({ DATABASE_URL: database.url, PUBLIC_URL: 'http://127.0.0.1:8080', LOG_LEVEL: 'silent', ...accelerationFromEnvironment(), ...options.env });
+    const config = loadConfig({
+      DATABASE_URL: database.url,
+      PUBLIC_URL: 'http://127.0.0.1:8080',
+      LOG_LEVEL: 'silent',
+      ...accelerationFromEnvironment(),
+      ...options.env,
+    });
     const handle = { now: DEFAULT_NOW };
     const app = await buildApp(config, { clock: () => (api ? api.now : handle.now), logger: false });
     api = new TestApi(app, config, dialect);

@@ -38,7 +38,9 @@ function unreachable(error: unknown): boolean {
   if (process.env.CI || process.env.REQUIRE_POSTGRES === '1') {
     throw new Error(`PostgreSQL is required here but unreachable at ${PG_ADMIN_URL}: ${(error as Error).message}`);
   }
-  process.stderr.write(`\n*** PostgreSQL unreachable at ${PG_ADMIN_URL}: PostgreSQL tests are SKIPPED on this machine. ***\n\n`);
+  process.stderr.write(
+    `\n*** PostgreSQL unreachable at ${PG_ADMIN_URL}: PostgreSQL tests are SKIPPED on this machine. ***\n\n`,
+  );
   return false;
 }
 
@@ -57,7 +59,10 @@ export interface TestDatabase {
 export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase> {
   if (dialect === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'calendar-test-'));
-    return { url: `sqlite:${join(dir, 'calendar.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+    return {
+      url: `sqlite:${join(dir, 'calendar.db')}`,
+      drop: async () => rmSync(dir, { recursive: true, force: true }),
+    };
   }
   const name = `calendar_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: PG_ADMIN_URL });

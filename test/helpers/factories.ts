@@ -27,12 +27,32 @@ export async function insertEvent(db: Db, options: EventFixture = {}): Promise<n
   const start = options.start ?? now + 86_400;
   const { id } = await db
     .insertInto('posts')
-    .values({ type: 'event', author_id: options.authorId ?? 0, status: options.status ?? 'publish', slug: `factory-event-${sequence}-${Date.now()}`, title: `Factory event ${sequence}`, lang: 'en', published_at: now, modified_at: now })
+    .values({
+      type: 'event',
+      author_id: options.authorId ?? 0,
+      status: options.status ?? 'publish',
+      slug: `factory-event-${sequence}-${Date.now()}`,
+      title: `Factory event ${sequence}`,
+      lang: 'en',
+      published_at: now,
+      modified_at: now,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   await db
     .insertInto('events')
-    .values({ post_id: id, start_utc: start, end_utc: start + 7200, start_key: start, end_key: start + 7200, timezone: 'UTC', venue_id: options.venueId ?? null, hide_from_listings: options.hidden ? 1 : 0, status: options.status ?? 'publish', author_id: options.authorId ?? 0 })
+    .values({
+      post_id: id,
+      start_utc: start,
+      end_utc: start + 7200,
+      start_key: start,
+      end_key: start + 7200,
+      timezone: 'UTC',
+      venue_id: options.venueId ?? null,
+      hide_from_listings: options.hidden ? 1 : 0,
+      status: options.status ?? 'publish',
+      author_id: options.authorId ?? 0,
+    })
     .execute();
   for (const [position, organizerId] of (options.organizerIds ?? []).entries()) {
     await db.insertInto('event_organizers').values({ event_id: id, organizer_id: organizerId, position }).execute();
@@ -67,7 +87,12 @@ async function created(api: TestApi, path: string, body: Body, as: Who): Promise
 /** Creates an event: unique title, the next free hour slot (nextSlot()), timezone UTC, unless overridden. */
 export async function createEvent(api: TestApi, overrides: Body = {}, as: Who = 'administrator'): Promise<Json> {
   sequence += 1;
-  return created(api, '/events', { title: `Factory event ${sequence}`, ...nextSlot(), timezone: 'UTC', ...overrides }, as);
+  return created(
+    api,
+    '/events',
+    { title: `Factory event ${sequence}`, ...nextSlot(), timezone: 'UTC', ...overrides },
+    as,
+  );
 }
 
 /** createEvent, returning the new event's id. */
@@ -76,9 +101,21 @@ export async function createEventId(api: TestApi, overrides: Body = {}, as: Who 
 }
 
 /** Creates `count` events in start order, titled `${overrides.title ?? 'Event'} 1`, `… 2`, …; returns their ids. */
-export async function createEventIds(api: TestApi, count: number, overrides: Body = {}, as: Who = 'administrator'): Promise<number[]> {
+export async function createEventIds(
+  api: TestApi,
+  count: number,
+  overrides: Body = {},
+  as: Who = 'administrator',
+): Promise<number[]> {
   const ids: number[] = [];
-  for (let i = 0; i < count; i++) ids.push(await createEventId(api, { ...overrides, title: `${typeof overrides.title === 'string' ? overrides.title : 'Event'} ${i + 1}` }, as));
+  for (let i = 0; i < count; i++)
+    ids.push(
+      await createEventId(
+        api,
+        { ...overrides, title: `${typeof overrides.title === 'string' ? overrides.title : 'Event'} ${i + 1}` },
+        as,
+      ),
+    );
   return ids;
 }
 
@@ -100,17 +137,36 @@ export async function createOrganizer(api: TestApi, overrides: Body = {}, as: Wh
 }
 
 /** createOrganizer, returning the new organizer's id. */
-export async function createOrganizerId(api: TestApi, overrides: Body = {}, as: Who = 'administrator'): Promise<number> {
+export async function createOrganizerId(
+  api: TestApi,
+  overrides: Body = {},
+  as: Who = 'administrator',
+): Promise<number> {
   return (await createOrganizer(api, overrides, as)).id;
 }
 
 /** Creates a category or tag with a unique `name` unless overridden. */
-export async function createTerm(api: TestApi, taxonomy: Taxonomy, overrides: Body = {}, as: Who = 'administrator'): Promise<Json> {
+export async function createTerm(
+  api: TestApi,
+  taxonomy: Taxonomy,
+  overrides: Body = {},
+  as: Who = 'administrator',
+): Promise<Json> {
   sequence += 1;
-  return created(api, `/${taxonomy}`, { name: `Factory ${taxonomy === 'tags' ? 'tag' : 'category'} ${sequence}`, ...overrides }, as);
+  return created(
+    api,
+    `/${taxonomy}`,
+    { name: `Factory ${taxonomy === 'tags' ? 'tag' : 'category'} ${sequence}`, ...overrides },
+    as,
+  );
 }
 
 /** createTerm, returning the new term's id. */
-export async function createTermId(api: TestApi, taxonomy: Taxonomy, overrides: Body = {}, as: Who = 'administrator'): Promise<number> {
+export async function createTermId(
+  api: TestApi,
+  taxonomy: Taxonomy,
+  overrides: Body = {},
+  as: Who = 'administrator',
+): Promise<number> {
   return (await createTerm(api, taxonomy, overrides, as)).id;
 }

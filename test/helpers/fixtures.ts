@@ -46,8 +46,14 @@ export function assertTotals(res: TestResponse, total: number, pages: number): v
 }
 
 /** GETs a list (`/events`, `/venues`, …) and asserts 200; `query` is an object or an already encoded query string. */
-export async function list(api: TestApi, path: string, query: Query | string = {}, as: Who = 'anonymous'): Promise<TestResponse> {
-  const res = typeof query === 'string' ? await api.get(`${path}?${query}`, { as }) : await api.get(path, { query, as });
+export async function list(
+  api: TestApi,
+  path: string,
+  query: Query | string = {},
+  as: Who = 'anonymous',
+): Promise<TestResponse> {
+  const res =
+    typeof query === 'string' ? await api.get(`${path}?${query}`, { as }) : await api.get(path, { query, as });
   assert.equal(res.status, 200, res.text);
   return res;
 }
@@ -60,7 +66,12 @@ export function ids(res: TestResponse): number[] {
 }
 
 /** list(), then ids(). */
-export async function listIds(api: TestApi, path: string, query: Query | string = {}, as: Who = 'anonymous'): Promise<number[]> {
+export async function listIds(
+  api: TestApi,
+  path: string,
+  query: Query | string = {},
+  as: Who = 'anonymous',
+): Promise<number[]> {
   return ids(await list(api, path, query, as));
 }
 

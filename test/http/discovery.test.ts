@@ -25,11 +25,19 @@ for (const dialect of await testDialects()) {
       const item = routes[`/${NS}/categories/(?P<id>\\d+)`];
       assert.deepEqual(item.methods, ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
       assert.equal(item._links, undefined);
-      assert.deepEqual(item.endpoints.map((e: { methods: string[] }) => e.methods), [['GET'], ['POST', 'PUT', 'PATCH'], ['DELETE']]);
+      assert.deepEqual(
+        item.endpoints.map((e: { methods: string[] }) => e.methods),
+        [['GET'], ['POST', 'PUT', 'PATCH'], ['DELETE']],
+      );
       const list = routes[`/${NS}/categories`];
       assert.deepEqual(list._links, { self: [{ href: `http://127.0.0.1:8080/${NS}/categories` }] });
       const args = list.endpoints[0].args;
-      assert.deepEqual(args.page, { default: 1, description: 'The archive page to return', type: 'integer', required: false });
+      assert.deepEqual(args.page, {
+        default: 1,
+        description: 'The archive page to return',
+        type: 'integer',
+        required: false,
+      });
       assert.equal(args.per_page.default, 10);
       assert.deepEqual(args.order.enum, ['asc', 'desc']);
       assert.equal(args.hide_empty.default, true);
@@ -43,8 +51,11 @@ for (const dialect of await testDialects()) {
 
     it('every endpoint of the index documents i18n_language', async () => {
       const { routes } = (await t.api.get(`/${NS}`)).json;
-      for (const [pattern, route] of Object.entries<{ endpoints: { args: Record<string, { enum?: string[] }> }[] }>(routes)) {
-        for (const endpoint of route.endpoints) assert.deepEqual(endpoint.args.i18n_language?.enum, [...LANGUAGES], pattern);
+      for (const [pattern, route] of Object.entries<{ endpoints: { args: Record<string, { enum?: string[] }> }[] }>(
+        routes,
+      )) {
+        for (const endpoint of route.endpoints)
+          assert.deepEqual(endpoint.args.i18n_language?.enum, [...LANGUAGES], pattern);
       }
     });
 
@@ -65,7 +76,9 @@ for (const dialect of await testDialects()) {
       const documented = Object.keys(doc.paths).length;
       assert.equal(documented, Object.keys(index.routes).length);
       let operations = 0;
-      for (const [path, item] of Object.entries<Record<string, { parameters?: { name: string; in: string; schema: { enum?: string[] } }[] }>>(doc.paths)) {
+      for (const [path, item] of Object.entries<
+        Record<string, { parameters?: { name: string; in: string; schema: { enum?: string[] } }[] }>
+      >(doc.paths)) {
         for (const [method, operation] of Object.entries(item)) {
           operations += 1;
           const language = operation.parameters?.find((p) => p.name === 'i18n_language');

@@ -10,7 +10,12 @@ for (const dialect of await testDialects()) {
     const t = useTestApp(dialect);
 
     it('an unknown path or an unserved method is 404 rest_no_route', async () => {
-      for (const [method, path] of [['GET', '/nothing-here'], ['DELETE', '/categories'], ['GET', '/categories/12/extra'], ['GET', '/calendar/events/v2/categories']]) {
+      for (const [method, path] of [
+        ['GET', '/nothing-here'],
+        ['DELETE', '/categories'],
+        ['GET', '/categories/12/extra'],
+        ['GET', '/calendar/events/v2/categories'],
+      ]) {
         const res = await t.api.request(method, path);
         assert.equal(res.status, 404, `${method} ${path}`);
         assert.equal(res.json.code, 'rest_no_route');
@@ -37,14 +42,22 @@ for (const dialect of await testDialects()) {
     });
 
     it('a body over 1 MiB is 413 rest_payload_too_large', async () => {
-      const res = await t.api.post('/tags', { name: 'big', description: 'x'.repeat(1024 * 1024 + 10) }, { as: 'editor' });
+      const res = await t.api.post(
+        '/tags',
+        { name: 'big', description: 'x'.repeat(1024 * 1024 + 10) },
+        { as: 'editor' },
+      );
       assert.equal(res.status, 413);
       assert.equal(res.json.code, 'rest_payload_too_large');
       assert.equal(res.json.data.status, 413);
     });
 
     it('unknown parameters are ignored and the body wins over the query string', async () => {
-      const res = await t.api.post('/tags?name=FromQuery&colour=blue', { name: 'FromBody', flavour: 'none' }, { as: 'editor' });
+      const res = await t.api.post(
+        '/tags?name=FromQuery&colour=blue',
+        { name: 'FromBody', flavour: 'none' },
+        { as: 'editor' },
+      );
       assert.equal(res.status, 201, res.text);
       assert.equal(res.json.name, 'FromBody');
       const fromQuery = await t.api.post('/tags?name=OnlyQuery', undefined, { as: 'editor' });
@@ -59,7 +72,10 @@ for (const dialect of await testDialects()) {
 
     it('Content-Language follows i18n_language or the path segment; an invalid code is 400', async () => {
       assert.equal((await t.api.get('/tags')).headers['content-language'], 'en');
-      assert.equal((await t.api.get('/tags', { query: { i18n_language: 'pt-br' } })).headers['content-language'], 'pt-br');
+      assert.equal(
+        (await t.api.get('/tags', { query: { i18n_language: 'pt-br' } })).headers['content-language'],
+        'pt-br',
+      );
       assert.equal((await t.api.get('/de/calendar/events/v1/tags')).headers['content-language'], 'de');
       const both = await t.api.get('/de/calendar/events/v1/tags', { query: { i18n_language: 'fr' } });
       assert.equal(both.headers['content-language'], 'fr');
@@ -84,7 +100,12 @@ for (const dialect of await testDialects()) {
 
 describe('request pipeline: configuration and failures', () => {
   it('serves under BASE_PATH (also when a proxy strips it) and emits URLs with it', async () => {
-    const config = loadConfig({ DATABASE_URL: 'sqlite::memory:', BASE_PATH: '/wp-json', PUBLIC_URL: 'https://cal.example.org', LOG_LEVEL: 'silent' });
+    const config = loadConfig({
+      DATABASE_URL: 'sqlite::memory:',
+      BASE_PATH: '/wp-json',
+      PUBLIC_URL: 'https://cal.example.org',
+      LOG_LEVEL: 'silent',
+    });
     const app = await buildApp(config, { logger: false });
     try {
       const res = await app.inject({ url: '/wp-json/calendar/events/v1/tags' });
@@ -128,8 +149,20 @@ describe('request pipeline: configuration and failures', () => {
   });
 
   it('bad configuration stops with a message naming the variable', () => {
-    for (const [name, value] of [['PORT', 'eighty'], ['SITE_TIMEZONE', 'Mars/Olympus'], ['DEFAULT_LANGUAGE', 'xx'], ['DATABASE_URL', 'mysql://x'], ['MAX_PER_PAGE', '0'], ['PUBLIC_URL', 'not a url'], ['LOG_LEVEL', 'loud']]) {
-      assert.throws(() => loadConfig({ [name]: value }), (error: Error) => error.message.includes(name), name);
+    for (const [name, value] of [
+      ['PORT', 'eighty'],
+      ['SITE_TIMEZONE', 'Mars/Olympus'],
+      ['DEFAULT_LANGUAGE', 'xx'],
+      ['DATABASE_URL', 'mysql://x'],
+      ['MAX_PER_PAGE', '0'],
+      ['PUBLIC_URL', 'not a url'],
+      ['LOG_LEVEL', 'loud'],
+    ]) {
+      assert.throws(
+        () => loadConfig({ [name]: value }),
+        (error: Error) => error.message.includes(name),
+        name,
+      );
     }
     assert.equal(loadConfig({}).databaseUrl, 'sqlite:data/calendar.db');
     assert.equal(loadConfig({ PORT: '9000', HOST: '0.0.0.0' }).publicUrl, 'http://0.0.0.0:9000');

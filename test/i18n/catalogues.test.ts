@@ -19,7 +19,11 @@ describe('message catalogues', () => {
       for (const key of Object.keys(en)) {
         assert.equal(typeof catalogue[key], 'string', `${lang} misses ${key}`);
         assert.notEqual(catalogue[key], '', `${lang}.${key} is empty`);
-        assert.deepEqual(placeholders(catalogue[key] as string), placeholders(en[key as keyof typeof en]), `${lang}.${key}`);
+        assert.deepEqual(
+          placeholders(catalogue[key] as string),
+          placeholders(en[key as keyof typeof en]),
+          `${lang}.${key}`,
+        );
       }
       assert.deepEqual(Object.keys(catalogue).sort(), Object.keys(en).sort(), `${lang} has keys English lacks`);
     });

@@ -7,17 +7,30 @@ import { insertEvent } from '../helpers/factories.js';
 
 const BASE = 'http://127.0.0.1:8080';
 const STAMP = '2026-11-21 08:37:48';
-const NOT_FOUND = { code: 'organizer-not-found', message: 'The requested organizer does not exist.', data: { status: 404 } };
+const NOT_FOUND = {
+  code: 'organizer-not-found',
+  message: 'The requested organizer does not exist.',
+  data: { status: 404 },
+};
 
 /** Organizer posts stored, whatever their status (to prove a rejected write created nothing). */
 async function organizerCount(api: TestApi): Promise<number> {
-  const row = await api.db.selectFrom('posts').select((eb) => eb.fn.countAll().as('n')).where('type', '=', 'organizer').executeTakeFirstOrThrow();
+  const row = await api.db
+    .selectFrom('posts')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('type', '=', 'organizer')
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
 /** The organizer ids of an event, in their stored order. */
 async function eventOrganizerIds(api: TestApi, eventId: number): Promise<number[]> {
-  const rows = await api.db.selectFrom('event_organizers').select('organizer_id').where('event_id', '=', eventId).orderBy('position').execute();
+  const rows = await api.db
+    .selectFrom('event_organizers')
+    .select('organizer_id')
+    .where('event_id', '=', eventId)
+    .orderBy('position')
+    .execute();
   return rows.map((row) => row.organizer_id);
 }
 
@@ -50,14 +63,32 @@ for (const dialect of await testDialects()) {
         global_id_lineage: [`127.0.0.1?id=${id}`],
       });
       assert.deepEqual(Object.keys(res.json), [
-        'id', 'author', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'url', 'organizer', 'description', 'slug', 'phone',
-        'website', 'email', 'global_id', 'global_id_lineage',
+        'id',
+        'author',
+        'status',
+        'date',
+        'date_utc',
+        'modified',
+        'modified_utc',
+        'url',
+        'organizer',
+        'description',
+        'slug',
+        'phone',
+        'website',
+        'email',
+        'global_id',
+        'global_id_lineage',
       ]);
       assert.match(String(res.headers['content-type']), /^application\/json; charset=utf-8/);
     });
 
     it('single reads add json_ld (schema.org Person, plain-text e-mail) right before global_id; by slug equals by id', async () => {
-      const created = await t.api.post('/organizers', { ...TRANSCRIPT_ORGANIZER, organizer: 'LD Org' }, { as: 'editor' });
+      const created = await t.api.post(
+        '/organizers',
+        { ...TRANSCRIPT_ORGANIZER, organizer: 'LD Org' },
+        { as: 'editor' },
+      );
       assert.equal(created.status, 201, created.text);
       assert.equal('json_ld' in created.json, false);
       const res = await t.api.get(`/organizers/${created.json.id}`);
@@ -83,13 +114,30 @@ for (const dialect of await testDialects()) {
 
     it('json_ld leaves out what the organizer does not have', async () => {
       const created = await t.api.post('/organizers', { organizer: 'Bare Org' }, { as: 'editor' });
-      assert.deepEqual(Object.keys(created.json), ['id', 'author', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'url', 'organizer', 'slug', 'global_id', 'global_id_lineage']);
+      assert.deepEqual(Object.keys(created.json), [
+        'id',
+        'author',
+        'status',
+        'date',
+        'date_utc',
+        'modified',
+        'modified_utc',
+        'url',
+        'organizer',
+        'slug',
+        'global_id',
+        'global_id_lineage',
+      ]);
       const res = await t.api.get(`/organizers/${created.json.id}`);
       assert.deepEqual(res.json.json_ld, { '@type': 'Person', name: 'Bare Org' });
     });
 
     it('optional meta is echoed on create (OC-06)', async () => {
-      const res = await t.api.post('/organizers', { organizer: 'Meta Org', email: 'john@company.com', phone: 'Organizer phone', website: 'http://organizer.com' }, { as: 'administrator' });
+      const res = await t.api.post(
+        '/organizers',
+        { organizer: 'Meta Org', email: 'john@company.com', phone: 'Organizer phone', website: 'http://organizer.com' },
+        { as: 'administrator' },
+      );
       assert.equal(res.status, 201, res.text);
       assert.equal(res.json.organizer, 'Meta Org');
       assert.equal(res.json.email, 'john@company.com');
@@ -102,7 +150,13 @@ for (const dialect of await testDialects()) {
       const tomorrowNine = Date.UTC(2026, 10, 22, 9, 0, 0) / 1000;
       const res = await t.api.post(
         '/organizers',
-        { organizer: 'Dated Org', author: editor.id, date: String(tomorrowNine), description: 'Organizer description', status: 'draft' },
+        {
+          organizer: 'Dated Org',
+          author: editor.id,
+          date: String(tomorrowNine),
+          description: 'Organizer description',
+          status: 'draft',
+        },
         { as: 'administrator' },
       );
       assert.equal(res.status, 201, res.text);
@@ -114,7 +168,11 @@ for (const dialect of await testDialects()) {
       assert.equal(res.json.status, 'draft');
       assert.equal('slug' in res.json, false);
       assert.equal(res.json.url, `${BASE}/?post_type=tribe_organizer&p=${res.json.id}`);
-      const stored = await t.api.db.selectFrom('posts').select(['status', 'author_id']).where('id', '=', res.json.id).executeTakeFirstOrThrow();
+      const stored = await t.api.db
+        .selectFrom('posts')
+        .select(['status', 'author_id'])
+        .where('id', '=', res.json.id)
+        .executeTakeFirstOrThrow();
       assert.deepEqual(stored, { status: 'draft', author_id: editor.id });
     });
 
@@ -122,7 +180,11 @@ for (const dialect of await testDialects()) {
       const before = await organizerCount(t.api);
       const create = await t.api.post('/organizers', { organizer: 'A organizer' });
       assert.equal(create.status, 401);
-      assert.deepEqual(create.json, { code: 'rest_forbidden', message: 'Sorry, you are not allowed to do that.', data: { status: 401 } });
+      assert.deepEqual(create.json, {
+        code: 'rest_forbidden',
+        message: 'Sorry, you are not allowed to do that.',
+        data: { status: 401 },
+      });
       assert.equal(await organizerCount(t.api), before);
       const existing = await t.api.post('/organizers', { organizer: 'Guarded Org' }, { as: 'editor' });
       const update = await t.api.post(`/organizers/${existing.json.id}`, { organizer: 'Hacked' });
@@ -140,7 +202,11 @@ for (const dialect of await testDialects()) {
     });
 
     it('an organizer created again with the same name (any case) and description returns the same id with 201 (OC-09)', async () => {
-      const first = await t.api.post('/organizers', { organizer: 'An organizer', description: 'An organizer description' }, { as: 'administrator' });
+      const first = await t.api.post(
+        '/organizers',
+        { organizer: 'An organizer', description: 'An organizer description' },
+        { as: 'administrator' },
+      );
       assert.equal(first.status, 201);
       for (const body of [
         { organizer: 'An organizer', description: 'An organizer description' },
@@ -153,24 +219,43 @@ for (const dialect of await testDialects()) {
         assert.equal(again.json.id, first.json.id, JSON.stringify(body));
         assert.equal(again.json.organizer, 'An organizer');
       }
-      const otherDescription = await t.api.post('/organizers', { organizer: 'An organizer', description: 'Another description' }, { as: 'administrator' });
+      const otherDescription = await t.api.post(
+        '/organizers',
+        { organizer: 'An organizer', description: 'Another description' },
+        { as: 'administrator' },
+      );
       assert.equal(otherDescription.status, 201);
       assert.notEqual(otherDescription.json.id, first.json.id);
       assert.equal(otherDescription.json.slug, 'an-organizer-2');
     });
 
     it('duplicate reuse matches on the name when no description is sent, whatever the contact fields (OC-10)', async () => {
-      const full = { organizer: 'A organizer', phone: '11223344', email: 'doe@anizer.org', website: 'http://anizer.org' };
+      const full = {
+        organizer: 'A organizer',
+        phone: '11223344',
+        email: 'doe@anizer.org',
+        website: 'http://anizer.org',
+      };
       const first = await t.api.post('/organizers', full, { as: 'administrator' });
       assert.equal(first.status, 201, first.text);
       const { phone: _phone, ...withoutPhone } = full;
       const { email: _email, ...withoutEmail } = full;
-      for (const body of [full, withoutPhone, withoutEmail, { organizer: 'A organizer', website: 'http://anizer.org' }]) {
+      for (const body of [
+        full,
+        withoutPhone,
+        withoutEmail,
+        { organizer: 'A organizer', website: 'http://anizer.org' },
+      ]) {
         const again = await t.api.post('/organizers', body, { as: 'administrator' });
         assert.equal(again.status, 201, JSON.stringify(body));
         assert.equal(again.json.id, first.json.id, JSON.stringify(body));
       }
-      const stored = await t.api.db.selectFrom('posts').select('id').where('type', '=', 'organizer').where('title', '=', 'A organizer').execute();
+      const stored = await t.api.db
+        .selectFrom('posts')
+        .select('id')
+        .where('type', '=', 'organizer')
+        .where('title', '=', 'A organizer')
+        .execute();
       assert.equal(stored.length, 1);
     });
 
@@ -225,12 +310,21 @@ for (const dialect of await testDialects()) {
     });
 
     it('a partial update changes only the sent field (phone only), with POST, PUT and PATCH', async () => {
-      const created = await t.api.post('/organizers', { ...TRANSCRIPT_ORGANIZER, organizer: 'Partial Org' }, { as: 'editor' });
+      const created = await t.api.post(
+        '/organizers',
+        { ...TRANSCRIPT_ORGANIZER, organizer: 'Partial Org' },
+        { as: 'editor' },
+      );
       t.api.now = new Date(DEFAULT_NOW.getTime() + 3_600_000);
       try {
         const res = await t.api.post(`/organizers/${created.json.id}`, { phone: '+1 555 0200' }, { as: 'editor' });
         assert.equal(res.status, 200, res.text);
-        assert.deepEqual(res.json, { ...created.json, phone: '+1 555 0200', modified: '2026-11-21 09:37:48', modified_utc: '2026-11-21 09:37:48' });
+        assert.deepEqual(res.json, {
+          ...created.json,
+          phone: '+1 555 0200',
+          modified: '2026-11-21 09:37:48',
+          modified_utc: '2026-11-21 09:37:48',
+        });
         assert.deepEqual(Object.keys(res.json), Object.keys(created.json));
       } finally {
         t.api.now = DEFAULT_NOW;
@@ -239,7 +333,11 @@ for (const dialect of await testDialects()) {
       assert.equal(put.status, 200);
       assert.equal(put.json.email, 'put@example.org');
       assert.equal(put.json.phone, '+1 555 0200');
-      const patch = await t.api.patch(`/organizers/${created.json.id}`, { website: 'https://example.org/patched' }, { as: 'editor' });
+      const patch = await t.api.patch(
+        `/organizers/${created.json.id}`,
+        { website: 'https://example.org/patched' },
+        { as: 'editor' },
+      );
       assert.equal(patch.status, 200);
       assert.equal(patch.json.website, 'https://example.org/patched');
       assert.equal(patch.json.email, 'put@example.org');
@@ -251,20 +349,40 @@ for (const dialect of await testDialects()) {
     });
 
     it('setting email, phone and website to "" removes those keys (OUP-07)', async () => {
-      const created = await t.api.post('/organizers', { ...TRANSCRIPT_ORGANIZER, organizer: 'Emptied Org' }, { as: 'editor' });
-      const res = await t.api.post(`/organizers/${created.json.id}`, { email: '', phone: '', website: '' }, { as: 'administrator' });
+      const created = await t.api.post(
+        '/organizers',
+        { ...TRANSCRIPT_ORGANIZER, organizer: 'Emptied Org' },
+        { as: 'editor' },
+      );
+      const res = await t.api.post(
+        `/organizers/${created.json.id}`,
+        { email: '', phone: '', website: '' },
+        { as: 'administrator' },
+      );
       assert.equal(res.status, 200, res.text);
       assert.equal(res.json.organizer, 'Emptied Org');
       for (const key of ['email', 'phone', 'website']) assert.equal(key in res.json, false, key);
       assert.equal(res.json.description, '<p>Organizer made for the transcript.</p>');
       const read = await t.api.get(`/organizers/${created.json.id}`);
       for (const key of ['email', 'phone', 'website']) assert.equal(key in read.json, false, key);
-      assert.deepEqual(read.json.json_ld, { '@type': 'Person', name: 'Emptied Org', description: 'Organizer made for the transcript.' });
+      assert.deepEqual(read.json.json_ld, {
+        '@type': 'Person',
+        name: 'Emptied Org',
+        description: 'Organizer made for the transcript.',
+      });
     });
 
     it('updating only the name keeps email, phone and website (OUP-12)', async () => {
-      const created = await t.api.post('/organizers', { ...TRANSCRIPT_ORGANIZER, organizer: 'Named Org' }, { as: 'editor' });
-      const res = await t.api.post(`/organizers/${created.json.id}`, { organizer: 'A organizer renamed' }, { as: 'administrator' });
+      const created = await t.api.post(
+        '/organizers',
+        { ...TRANSCRIPT_ORGANIZER, organizer: 'Named Org' },
+        { as: 'editor' },
+      );
+      const res = await t.api.post(
+        `/organizers/${created.json.id}`,
+        { organizer: 'A organizer renamed' },
+        { as: 'administrator' },
+      );
       assert.equal(res.status, 200, res.text);
       assert.equal(res.json.organizer, 'A organizer renamed');
       assert.equal(res.json.email, 'org@example.org');
@@ -299,7 +417,13 @@ for (const dialect of await testDialects()) {
       const editor = await t.api.user('editor');
       const res = await t.api.post(
         `/organizers/${created.json.id}`,
-        { organizer: 'Fields Org', author: editor.id, date: '2026-11-22 09:00:00', description: 'Organizer description', status: 'draft' },
+        {
+          organizer: 'Fields Org',
+          author: editor.id,
+          date: '2026-11-22 09:00:00',
+          description: 'Organizer description',
+          status: 'draft',
+        },
         { as: 'administrator' },
       );
       assert.equal(res.status, 200, res.text);
@@ -309,7 +433,11 @@ for (const dialect of await testDialects()) {
       assert.equal(res.json.description, '<p>Organizer description</p>');
       assert.equal(res.json.status, 'draft');
       assert.equal(res.json.phone, '1');
-      const stored = await t.api.db.selectFrom('posts').select(['status', 'author_id']).where('id', '=', created.json.id).executeTakeFirstOrThrow();
+      const stored = await t.api.db
+        .selectFrom('posts')
+        .select(['status', 'author_id'])
+        .where('id', '=', created.json.id)
+        .executeTakeFirstOrThrow();
       assert.deepEqual(stored, { status: 'draft', author_id: editor.id });
       assert.equal((await t.api.get(`/organizers/${created.json.id}`)).status, 403);
     });
@@ -347,7 +475,11 @@ for (const dialect of await testDialects()) {
 
     it('updates by slug find the item by the path slug; a body slug renames it', async () => {
       const created = await t.api.post('/organizers', { organizer: 'Slug Org' }, { as: 'editor' });
-      const res = await t.api.patch('/organizers/by-slug/slug-org', { slug: 'renamed-org', phone: '777' }, { as: 'editor' });
+      const res = await t.api.patch(
+        '/organizers/by-slug/slug-org',
+        { slug: 'renamed-org', phone: '777' },
+        { as: 'editor' },
+      );
       assert.equal(res.status, 200, res.text);
       assert.equal(res.json.id, created.json.id);
       assert.equal(res.json.slug, 'renamed-org');
@@ -371,7 +503,12 @@ for (const dialect of await testDialects()) {
         ['DELETE', '/organizers/by-slug/no-such-organizer'],
       ];
       for (const [method, path] of routes) {
-        const res = await t.api.request(method, path, method === 'GET' || method === 'DELETE' ? undefined : { phone: 'x' }, { as: 'editor' });
+        const res = await t.api.request(
+          method,
+          path,
+          method === 'GET' || method === 'DELETE' ? undefined : { phone: 'x' },
+          { as: 'editor' },
+        );
         assert.equal(res.status, 404, `${method} ${path}`);
         assert.deepEqual(res.json, NOT_FOUND, `${method} ${path}`);
       }
@@ -395,13 +532,21 @@ for (const dialect of await testDialects()) {
     });
 
     it('non-published organizers: anonymous 403 organizer-not-accessible, editors 200, by id and slug (OG-04/05, OG-08/09)', async () => {
-      const draft = await t.api.post('/organizers', { organizer: 'Draft Org', slug: 'draft-org', status: 'draft' }, { as: 'editor' });
+      const draft = await t.api.post(
+        '/organizers',
+        { organizer: 'Draft Org', slug: 'draft-org', status: 'draft' },
+        { as: 'editor' },
+      );
       assert.equal(draft.json.status, 'draft');
       assert.equal(draft.json.slug, 'draft-org');
       for (const path of [`/organizers/${draft.json.id}`, '/organizers/by-slug/draft-org']) {
         const anonymous = await t.api.get(path);
         assert.equal(anonymous.status, 403, path);
-        assert.deepEqual(anonymous.json, { code: 'organizer-not-accessible', message: 'The requested organizer is not accessible', data: { status: 403 } });
+        assert.deepEqual(anonymous.json, {
+          code: 'organizer-not-accessible',
+          message: 'The requested organizer is not accessible',
+          data: { status: 403 },
+        });
         const subscriber = await t.api.get(path, { as: 'subscriber' });
         assert.equal(subscriber.status, 403, path);
         assert.equal(subscriber.json.code, 'organizer-not-accessible');
@@ -413,7 +558,11 @@ for (const dialect of await testDialects()) {
     });
 
     it('contributors create drafts or pending organizers and read only their own', async () => {
-      const pending = await t.api.post('/organizers', { organizer: 'Contributed Org', status: 'publish' }, { as: 'contributor' });
+      const pending = await t.api.post(
+        '/organizers',
+        { organizer: 'Contributed Org', status: 'publish' },
+        { as: 'contributor' },
+      );
       assert.equal(pending.status, 201);
       assert.equal(pending.json.status, 'pending');
       const defaulted = await t.api.post('/organizers', { organizer: 'Contributed Org 2' }, { as: 'contributor' });
@@ -449,7 +598,11 @@ for (const dialect of await testDialects()) {
 
       const again = await t.api.delete(`/organizers/${created.json.id}`, { as: 'administrator' });
       assert.equal(again.status, 410);
-      assert.deepEqual(again.json, { code: 'organizer-is-in-trash', message: 'The organizer is already trashed', data: { status: 410 } });
+      assert.deepEqual(again.json, {
+        code: 'organizer-is-in-trash',
+        message: 'The organizer is already trashed',
+        data: { status: 410 },
+      });
 
       const anonymous = await t.api.get(`/organizers/${created.json.id}`);
       assert.equal(anonymous.status, 403);
@@ -472,7 +625,11 @@ for (const dialect of await testDialects()) {
     });
 
     it('force=true by an editor deletes permanently and returns the last state; then 404', async () => {
-      const created = await t.api.post('/organizers', { organizer: 'Doomed Org', email: 'doomed@example.org' }, { as: 'editor' });
+      const created = await t.api.post(
+        '/organizers',
+        { organizer: 'Doomed Org', email: 'doomed@example.org' },
+        { as: 'editor' },
+      );
       const eventId = await insertEvent(t.api.db, { organizerIds: [created.json.id] });
       const forced = await t.api.delete(`/organizers/${created.json.id}`, { as: 'editor', query: { force: 'true' } });
       assert.equal(forced.status, 200, forced.text);
@@ -493,7 +650,10 @@ for (const dialect of await testDialects()) {
     it('force=true also removes an organizer that is already in the trash', async () => {
       const created = await t.api.post('/organizers', { organizer: 'Twice Doomed Org' }, { as: 'editor' });
       await t.api.delete(`/organizers/${created.json.id}`, { as: 'editor' });
-      const forced = await t.api.delete(`/organizers/${created.json.id}`, { as: 'administrator', query: { force: 'true' } });
+      const forced = await t.api.delete(`/organizers/${created.json.id}`, {
+        as: 'administrator',
+        query: { force: 'true' },
+      });
       assert.equal(forced.status, 200, forced.text);
       assert.equal(forced.json.status, 'trash');
       assert.equal((await t.api.get(`/organizers/${created.json.id}`, { as: 'editor' })).status, 404);
@@ -526,11 +686,23 @@ for (const dialect of await testDialects()) {
     });
 
     it('images are set by URL or id and removed with "" (OC-07/08, OUP-08/09)', async () => {
-      const withUrl = await t.api.post('/organizers', { organizer: 'Pictured Org', image: 'https://example.org/images/org.png' }, { as: 'editor' });
+      const withUrl = await t.api.post(
+        '/organizers',
+        { organizer: 'Pictured Org', image: 'https://example.org/images/org.png' },
+        { as: 'editor' },
+      );
       assert.equal(withUrl.status, 201, withUrl.text);
-      assert.deepEqual(withUrl.json.image, { url: 'https://example.org/images/org.png', id: withUrl.json.image.id, extension: 'png' });
+      assert.deepEqual(withUrl.json.image, {
+        url: 'https://example.org/images/org.png',
+        id: withUrl.json.image.id,
+        extension: 'png',
+      });
       assert.deepEqual(Object.keys(withUrl.json).slice(9, 11), ['slug', 'image']);
-      const byId = await t.api.post('/organizers', { organizer: 'Pictured Org 2', image: withUrl.json.image.id }, { as: 'editor' });
+      const byId = await t.api.post(
+        '/organizers',
+        { organizer: 'Pictured Org 2', image: withUrl.json.image.id },
+        { as: 'editor' },
+      );
       assert.equal(byId.json.image.id, withUrl.json.image.id);
       const single = await t.api.get(`/organizers/${byId.json.id}`);
       assert.equal(single.json.json_ld.image, 'https://example.org/images/org.png');
@@ -539,7 +711,11 @@ for (const dialect of await testDialects()) {
     });
 
     it('descriptions are sanitised and names returned as stored', async () => {
-      const res = await t.api.post('/organizers', { organizer: 'Tom & Jerry <Org>', description: '<p onclick="x()">Hi</p><script>alert(1)</script>' }, { as: 'editor' });
+      const res = await t.api.post(
+        '/organizers',
+        { organizer: 'Tom & Jerry <Org>', description: '<p onclick="x()">Hi</p><script>alert(1)</script>' },
+        { as: 'editor' },
+      );
       assert.equal(res.status, 201, res.text);
       assert.equal(res.json.organizer, 'Tom & Jerry <Org>');
       assert.equal(res.json.description, '<p>Hi</p>');

@@ -48,11 +48,25 @@ for (const dialect of await testDialects()) {
     it('page 2 of nothing is 404 organizer-archive-page-not-found', async () => {
       const res = await t.api.get('/organizers', { query: { page: 2 } });
       assert.equal(res.status, 404);
-      assert.deepEqual(res.json, { code: 'organizer-archive-page-not-found', message: 'The requested organizer archive page does not exist', data: { status: 404 } });
+      assert.deepEqual(res.json, {
+        code: 'organizer-archive-page-not-found',
+        message: 'The requested organizer archive page does not exist',
+        data: { status: 404 },
+      });
     });
 
     it('list items are the single representation without json_ld', async () => {
-      const id = await createOrganizerId(t.api, { organizer: 'Listed Org', description: 'Listed.', email: 'l@example.org', phone: '1', website: 'https://example.org/l' }, 'editor');
+      const id = await createOrganizerId(
+        t.api,
+        {
+          organizer: 'Listed Org',
+          description: 'Listed.',
+          email: 'l@example.org',
+          phone: '1',
+          website: 'https://example.org/l',
+        },
+        'editor',
+      );
       const res = await t.api.get('/organizers');
       assert.equal(res.status, 200);
       assertTotals(res, 1, 1);
@@ -65,9 +79,21 @@ for (const dialect of await testDialects()) {
 
     it('orders by publication date descending, then id descending', async () => {
       const march = await createOrganizerId(t.api, { organizer: 'March', date: '2026-03-01 10:00:00' }, 'editor');
-      const mayFirst = await createOrganizerId(t.api, { organizer: 'May first', date: '2026-05-01 10:00:00' }, 'editor');
-      const lastYear = await createOrganizerId(t.api, { organizer: 'Last year', date: '2025-12-31 23:59:59' }, 'editor');
-      const maySecond = await createOrganizerId(t.api, { organizer: 'May second', date: '2026-05-01 10:00:00' }, 'editor');
+      const mayFirst = await createOrganizerId(
+        t.api,
+        { organizer: 'May first', date: '2026-05-01 10:00:00' },
+        'editor',
+      );
+      const lastYear = await createOrganizerId(
+        t.api,
+        { organizer: 'Last year', date: '2025-12-31 23:59:59' },
+        'editor',
+      );
+      const maySecond = await createOrganizerId(
+        t.api,
+        { organizer: 'May second', date: '2026-05-01 10:00:00' },
+        'editor',
+      );
       const april = await createOrganizerId(t.api, { organizer: 'April', date_utc: '2026-04-01 00:00:00' }, 'editor');
       const today = await createOrganizerId(t.api, { organizer: 'Today' }, 'editor');
       // A later modification does not move an item.
@@ -80,9 +106,17 @@ for (const dialect of await testDialects()) {
       const res = await t.api.get('/organizers');
       assert.equal(res.status, 200);
       assert.deepEqual(ids(res), [today, maySecond, mayFirst, april, march, lastYear]);
-      assert.deepEqual(res.json.organizers.map((o: { date: string }) => o.date), [
-        '2026-11-21 08:37:48', '2026-05-01 10:00:00', '2026-05-01 10:00:00', '2026-04-01 00:00:00', '2026-03-01 10:00:00', '2025-12-31 23:59:59',
-      ]);
+      assert.deepEqual(
+        res.json.organizers.map((o: { date: string }) => o.date),
+        [
+          '2026-11-21 08:37:48',
+          '2026-05-01 10:00:00',
+          '2026-05-01 10:00:00',
+          '2026-04-01 00:00:00',
+          '2026-03-01 10:00:00',
+          '2025-12-31 23:59:59',
+        ],
+      );
       assertTotals(res, 6, 1);
     });
 
@@ -101,12 +135,22 @@ for (const dialect of await testDialects()) {
 
       const second = await t.api.get('/organizers', { query: { per_page: 4, page: 2 } });
       assert.deepEqual(ids(second), newestFirst.slice(4, 8));
-      assert.deepEqual(Object.keys(second.json), ['organizers', 'rest_url', 'next_rest_url', 'previous_rest_url', 'total', 'total_pages']);
+      assert.deepEqual(Object.keys(second.json), [
+        'organizers',
+        'rest_url',
+        'next_rest_url',
+        'previous_rest_url',
+        'total',
+        'total_pages',
+      ]);
       assert.equal(second.json.rest_url, `${LIST}?page=2&per_page=4&status=publish`);
       assert.equal(second.json.next_rest_url, `${LIST}?page=3&per_page=4&status=publish`);
       assert.equal(second.json.previous_rest_url, `${LIST}?per_page=4&status=publish`);
       assertTotals(second, 10, 3);
-      assert.equal(second.headers.link, `<${LIST}?per_page=4&status=publish>; rel="prev", <${LIST}?page=3&per_page=4&status=publish>; rel="next"`);
+      assert.equal(
+        second.headers.link,
+        `<${LIST}?per_page=4&status=publish>; rel="prev", <${LIST}?page=3&per_page=4&status=publish>; rel="next"`,
+      );
 
       const third = await t.api.get('/organizers', { query: { per_page: 4, page: 3 } });
       assert.deepEqual(ids(third), newestFirst.slice(8));
@@ -152,7 +196,8 @@ for (const dialect of await testDialects()) {
 
     it('drafts are hidden from anonymous callers and shown to editors (OA-13/14)', async () => {
       const drafts: number[] = [];
-      for (const name of ['Draft A', 'Draft B', 'Draft C']) drafts.push(await createOrganizerId(t.api, { organizer: name, status: 'draft' }, 'editor'));
+      for (const name of ['Draft A', 'Draft B', 'Draft C'])
+        drafts.push(await createOrganizerId(t.api, { organizer: name, status: 'draft' }, 'editor'));
       assertEmptyEnvelope(await t.api.get('/organizers'), `${LIST}?page=1&per_page=10&status=publish`);
       const subscriber = await t.api.get('/organizers', { as: 'subscriber' });
       assert.equal(subscriber.status, 200);
@@ -167,7 +212,8 @@ for (const dialect of await testDialects()) {
     it('status filters: editors choose any statuses, anonymous callers only publish (OA-15..17)', async () => {
       const byStatus: Record<string, number[]> = { publish: [], draft: [], pending: [] };
       for (const status of ['publish', 'draft', 'pending']) {
-        for (let i = 0; i < 3; i++) byStatus[status].push(await createOrganizerId(t.api, { organizer: `${status} ${i}`, status }, 'editor'));
+        for (let i = 0; i < 3; i++)
+          byStatus[status].push(await createOrganizerId(t.api, { organizer: `${status} ${i}`, status }, 'editor'));
       }
       const editorPublish = await t.api.get('/organizers', { as: 'editor', query: { status: 'publish' } });
       assert.deepEqual(sorted(ids(editorPublish)), byStatus.publish);
@@ -176,14 +222,17 @@ for (const dialect of await testDialects()) {
       assert.equal(editorTwo.status, 200, editorTwo.text);
       assert.deepEqual(sorted(ids(editorTwo)), sorted([...byStatus.publish, ...byStatus.draft]));
       assert.equal(editorTwo.json.rest_url, `${LIST}?page=1&per_page=10&status=publish%2Cdraft`);
-      const editorArray = await t.api.get('/organizers?status[]=publish&status[]=draft&status[]=pending', { as: 'editor' });
+      const editorArray = await t.api.get('/organizers?status[]=publish&status[]=draft&status[]=pending', {
+        as: 'editor',
+      });
       assert.equal(editorArray.status, 200, editorArray.text);
       assert.deepEqual(sorted(ids(editorArray)), sorted([...byStatus.publish, ...byStatus.draft, ...byStatus.pending]));
       assertTotals(editorArray, 9, 1);
       const editorAll = await t.api.get('/organizers', { as: 'editor' });
       assertTotals(editorAll, 9, 1);
 
-      for (const status of ['foo', 'foo, bar', 'foo, bar, publish']) assertInvalid(await t.api.get('/organizers', { as: 'editor', query: { status } }), 'status');
+      for (const status of ['foo', 'foo, bar', 'foo, bar, publish'])
+        assertInvalid(await t.api.get('/organizers', { as: 'editor', query: { status } }), 'status');
 
       const anonymous = await t.api.get('/organizers', { query: { status: 'publish' } });
       assert.deepEqual(sorted(ids(anonymous)), byStatus.publish);
@@ -196,7 +245,11 @@ for (const dialect of await testDialects()) {
     it("a contributor sees published organizers and their own drafts, not another contributor's", async () => {
       const published = await createOrganizerId(t.api, { organizer: 'Public Org' }, 'editor');
       const mine = await createOrganizerId(t.api, { organizer: 'My Draft Org' }, 'contributor');
-      const minePending = await createOrganizerId(t.api, { organizer: 'My Pending Org', status: 'publish' }, 'contributor');
+      const minePending = await createOrganizerId(
+        t.api,
+        { organizer: 'My Pending Org', status: 'publish' },
+        'contributor',
+      );
       const other = await t.api.otherUser('contributor', 'contrib2');
       const theirs = await createOrganizerId(t.api, { organizer: 'Their Draft Org' }, { authorization: other.header });
       const editorDraft = await createOrganizerId(t.api, { organizer: 'Editor Draft Org', status: 'draft' }, 'editor');
@@ -216,7 +269,11 @@ for (const dialect of await testDialects()) {
     it('search matches title, description or excerpt; all words within one field (OS-01..03)', async () => {
       const made: Record<string, number> = {};
       for (const word of ['foo', 'baz', 'bar']) {
-        made[word] = await createOrganizerId(t.api, { organizer: `Organizer ${word}`, description: `Content ${word}`, excerpt: `Excerpt ${word}` }, 'editor');
+        made[word] = await createOrganizerId(
+          t.api,
+          { organizer: `Organizer ${word}`, description: `Content ${word}`, excerpt: `Excerpt ${word}` },
+          'editor',
+        );
       }
       const cases: [string, number[]][] = [
         ['Organizer', [made.bar, made.baz, made.foo]],
@@ -246,9 +303,21 @@ for (const dialect of await testDialects()) {
     });
 
     it('search looks into phone, e-mail and website (OS-04)', async () => {
-      const foo = await createOrganizerId(t.api, { organizer: 'Organizer Foo', phone: '111111111', email: 'one@common.com', website: 'http://one.com' }, 'editor');
-      const bar = await createOrganizerId(t.api, { organizer: 'Organizer Bar', phone: '111112222', email: 'two@common.com', website: 'http://two.com' }, 'editor');
-      const baz = await createOrganizerId(t.api, { organizer: 'Organizer Baz', phone: '222223333', email: 'three@three.com', website: 'http://three.com' }, 'editor');
+      const foo = await createOrganizerId(
+        t.api,
+        { organizer: 'Organizer Foo', phone: '111111111', email: 'one@common.com', website: 'http://one.com' },
+        'editor',
+      );
+      const bar = await createOrganizerId(
+        t.api,
+        { organizer: 'Organizer Bar', phone: '111112222', email: 'two@common.com', website: 'http://two.com' },
+        'editor',
+      );
+      const baz = await createOrganizerId(
+        t.api,
+        { organizer: 'Organizer Baz', phone: '222223333', email: 'three@three.com', website: 'http://three.com' },
+        'editor',
+      );
       const cases: [string, number[]][] = [
         ['woo', []],
         ['Organizer', [baz, bar, foo]],
@@ -274,7 +343,10 @@ for (const dialect of await testDialects()) {
       const draft = await createOrganizerId(t.api, { organizer: 'Needle draft', status: 'draft' }, 'editor');
       const published = await createOrganizerId(t.api, { organizer: 'Needle published' }, 'editor');
       assert.deepEqual(ids(await t.api.get('/organizers', { query: { search: 'needle' } })), [published]);
-      assert.deepEqual(ids(await t.api.get('/organizers', { as: 'editor', query: { search: 'needle' } })), [published, draft]);
+      assert.deepEqual(ids(await t.api.get('/organizers', { as: 'editor', query: { search: 'needle' } })), [
+        published,
+        draft,
+      ]);
     });
 
     it('event= lists the organizers of that event (OBE-01..06)', async () => {
@@ -292,10 +364,18 @@ for (const dialect of await testDialects()) {
       assert.equal(ab.json.rest_url, `${LIST}?page=1&per_page=10&event=${eventAB}&status=publish`);
       assert.deepEqual(ids(await t.api.get('/organizers', { query: { event: eventC } })), [c]);
       assert.equal(ids(await t.api.get('/organizers')).includes(unrelated), true);
-      assertEmptyEnvelope(await t.api.get('/organizers', { query: { event: bare } }), `${LIST}?page=1&per_page=10&event=${bare}&status=publish`);
+      assertEmptyEnvelope(
+        await t.api.get('/organizers', { query: { event: bare } }),
+        `${LIST}?page=1&per_page=10&event=${bare}&status=publish`,
+      );
       // A draft organizer of the event: hidden from anonymous callers, shown to editors.
-      assertEmptyEnvelope(await t.api.get('/organizers', { query: { event: eventDraftOrg } }), `${LIST}?page=1&per_page=10&event=${eventDraftOrg}&status=publish`);
-      assert.deepEqual(ids(await t.api.get('/organizers', { as: 'editor', query: { event: eventDraftOrg } })), [draftOrg]);
+      assertEmptyEnvelope(
+        await t.api.get('/organizers', { query: { event: eventDraftOrg } }),
+        `${LIST}?page=1&per_page=10&event=${eventDraftOrg}&status=publish`,
+      );
+      assert.deepEqual(ids(await t.api.get('/organizers', { as: 'editor', query: { event: eventDraftOrg } })), [
+        draftOrg,
+      ]);
     });
 
     it('event= must name an event: unknown ids and other posts are 400 (OBE-02)', async () => {
@@ -327,7 +407,12 @@ for (const dialect of await testDialects()) {
       const without = await t.api.get('/organizers', { query: { has_events: 'false' } });
       assert.deepEqual(ids(without), [withNothing, withPending, withDraft]);
       assert.equal(without.json.rest_url, `${LIST}?page=1&per_page=10&has_events=0&status=publish`);
-      for (const value of ['1', 'yes', 'on', 'TRUE']) assert.deepEqual(ids(await t.api.get('/organizers', { query: { has_events: value } })), [withFuture, withPrivate, withPublished], value);
+      for (const value of ['1', 'yes', 'on', 'TRUE'])
+        assert.deepEqual(
+          ids(await t.api.get('/organizers', { query: { has_events: value } })),
+          [withFuture, withPrivate, withPublished],
+          value,
+        );
       assertInvalid(await t.api.get('/organizers', { query: { has_events: 'maybe' } }), 'has_events');
     });
 
@@ -341,10 +426,16 @@ for (const dialect of await testDialects()) {
     it('has_events: empty envelopes when nothing matches (OE-02/03)', async () => {
       const [a, b] = await organizers(t.api, 2);
       await insertEvent(t.api.db, {});
-      assertEmptyEnvelope(await t.api.get('/organizers', { query: { has_events: true } }), `${LIST}?page=1&per_page=10&has_events=1&status=publish`);
+      assertEmptyEnvelope(
+        await t.api.get('/organizers', { query: { has_events: true } }),
+        `${LIST}?page=1&per_page=10&has_events=1&status=publish`,
+      );
       await insertEvent(t.api.db, { organizerIds: [a] });
       await insertEvent(t.api.db, { organizerIds: [b] });
-      assertEmptyEnvelope(await t.api.get('/organizers', { query: { has_events: false } }), `${LIST}?page=1&per_page=10&has_events=0&status=publish`);
+      assertEmptyEnvelope(
+        await t.api.get('/organizers', { query: { has_events: false } }),
+        `${LIST}?page=1&per_page=10&has_events=0&status=publish`,
+      );
     });
 
     it('has_events combines with visibility: draft organizers with events only for editors', async () => {
@@ -352,7 +443,10 @@ for (const dialect of await testDialects()) {
       const [published] = await organizers(t.api, 1);
       await insertEvent(t.api.db, { organizerIds: [draftOrg, published] });
       assert.deepEqual(ids(await t.api.get('/organizers', { query: { has_events: true } })), [published]);
-      assert.deepEqual(ids(await t.api.get('/organizers', { as: 'editor', query: { has_events: true } })), [published, draftOrg]);
+      assert.deepEqual(ids(await t.api.get('/organizers', { as: 'editor', query: { has_events: true } })), [
+        published,
+        draftOrg,
+      ]);
     });
 
     it('only_with_upcoming: events starting now or later; past and hidden events do not count (OU-01)', async () => {
@@ -378,7 +472,10 @@ for (const dialect of await testDialects()) {
       // Time moves on: the event of startsNow is no longer upcoming one second later.
       t.api.now = new Date(DEFAULT_NOW.getTime() + 1000);
       try {
-        assert.deepEqual(ids(await t.api.get('/organizers', { query: { only_with_upcoming: true } })), [mixed, upcoming]);
+        assert.deepEqual(ids(await t.api.get('/organizers', { query: { only_with_upcoming: true } })), [
+          mixed,
+          upcoming,
+        ]);
       } finally {
         t.api.now = DEFAULT_NOW;
       }
@@ -388,7 +485,10 @@ for (const dialect of await testDialects()) {
       const created = await organizers(t.api, 3);
       for (const id of created) await insertEvent(t.api.db, { organizerIds: [id], start: NOW - DAY });
       await organizers(t.api, 1, 'Lonely');
-      assertEmptyEnvelope(await t.api.get('/organizers', { query: { only_with_upcoming: true } }), `${LIST}?page=1&per_page=10&only_with_upcoming=1&status=publish`);
+      assertEmptyEnvelope(
+        await t.api.get('/organizers', { query: { only_with_upcoming: true } }),
+        `${LIST}?page=1&per_page=10&only_with_upcoming=1&status=publish`,
+      );
     });
 
     it('only_with_upcoming: draft, pending and private upcoming events count for editors, not for anonymous callers (OU-03/04)', async () => {
@@ -408,7 +508,10 @@ for (const dialect of await testDialects()) {
       const event = await insertEvent(t.api.db, { organizerIds: [a, b], start: NOW + DAY });
       await insertEvent(t.api.db, { organizerIds: [c], start: NOW - DAY });
       assert.deepEqual(ids(await t.api.get('/organizers', { query: { event, search: 'Combo 1' } })), [b]);
-      assert.deepEqual(ids(await t.api.get('/organizers', { query: { has_events: true, only_with_upcoming: true } })), [b, a]);
+      assert.deepEqual(ids(await t.api.get('/organizers', { query: { has_events: true, only_with_upcoming: true } })), [
+        b,
+        a,
+      ]);
       assertEmptyEnvelope(
         await t.api.get('/organizers', { query: { has_events: false, only_with_upcoming: true } }),
         `${LIST}?page=1&per_page=10&has_events=0&only_with_upcoming=1&status=publish`,
@@ -416,13 +519,19 @@ for (const dialect of await testDialects()) {
     });
 
     it('links carry every filter, URL-encoded, so following them never widens the result', async () => {
-      for (let i = 0; i < 3; i++) await createOrganizerId(t.api, { organizer: `Org ${i}`, email: `o${i}@common.com` }, 'editor');
+      for (let i = 0; i < 3; i++)
+        await createOrganizerId(t.api, { organizer: `Org ${i}`, email: `o${i}@common.com` }, 'editor');
       await createOrganizerId(t.api, { organizer: 'Other', email: 'x@else.org' }, 'editor');
-      const first = await t.api.get('/organizers', { query: { search: '@common.com', has_events: 'false', per_page: 2 } });
+      const first = await t.api.get('/organizers', {
+        query: { search: '@common.com', has_events: 'false', per_page: 2 },
+      });
       assert.equal(first.status, 200);
       assertTotals(first, 3, 2);
       assert.equal(first.json.rest_url, `${LIST}?page=1&per_page=2&search=%40common.com&has_events=0&status=publish`);
-      assert.equal(first.json.next_rest_url, `${LIST}?page=2&per_page=2&search=%40common.com&has_events=0&status=publish`);
+      assert.equal(
+        first.json.next_rest_url,
+        `${LIST}?page=2&per_page=2&search=%40common.com&has_events=0&status=publish`,
+      );
       // Following the link gives the remaining match, not the unfiltered page 2.
       const next = await t.api.get(first.json.next_rest_url.slice(BASE.length));
       assert.equal(next.status, 200, next.text);
@@ -438,7 +547,10 @@ for (const dialect of await testDialects()) {
       assert.equal(french.json.next_rest_url, `${LIST}?page=2&per_page=2&status=publish&i18n_language=fr`);
       const path = await t.api.get('/fr/calendar/events/v1/organizers', { query: { per_page: 2 } });
       assert.equal(path.status, 200, path.text);
-      assert.equal(path.json.next_rest_url, `${BASE}/fr/calendar/events/v1/organizers/?page=2&per_page=2&status=publish`);
+      assert.equal(
+        path.json.next_rest_url,
+        `${BASE}/fr/calendar/events/v1/organizers/?page=2&per_page=2&status=publish`,
+      );
     });
   });
 }

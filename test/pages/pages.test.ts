@@ -31,7 +31,13 @@ for (const dialect of await testDialects()) {
       assert.equal(event.status, 201, event.text);
       const categoryUrl = (await t.api.get(`/categories/${category.json.id}`)).json.url;
       assert.equal(categoryUrl, `${ORIGIN}/events/category/music/jazz/`);
-      const urls = [event.json.url, event.json.venue.url, event.json.organizer[0].url, categoryUrl, (await t.api.get(`/tags/${tag.json.id}`)).json.url];
+      const urls = [
+        event.json.url,
+        event.json.venue.url,
+        event.json.organizer[0].url,
+        categoryUrl,
+        (await t.api.get(`/tags/${tag.json.id}`)).json.url,
+      ];
       for (const url of urls) {
         const res = await t.api.request('GET', pathOf(url), undefined, { raw: true });
         assert.equal(res.status, 200, url);
@@ -47,8 +53,12 @@ for (const dialect of await testDialects()) {
       assert.ok(categoryPage.text.includes('Night &lt;b&gt;'), 'the category page lists its events');
     });
 
-    it('unpublished items and unknown slugs are a 404 page, not someone else\'s draft', async () => {
-      const draft = await t.api.post('/events', { title: 'Secret plan', start_date: '2026-12-22 10:00', end_date: '2026-12-22 11:00', status: 'draft' }, { as: 'editor' });
+    it("unpublished items and unknown slugs are a 404 page, not someone else's draft", async () => {
+      const draft = await t.api.post(
+        '/events',
+        { title: 'Secret plan', start_date: '2026-12-22 10:00', end_date: '2026-12-22 11:00', status: 'draft' },
+        { as: 'editor' },
+      );
       assert.equal(draft.json.url, `${ORIGIN}/?post_type=tribe_events&p=${draft.json.id}`);
       const res = await t.api.request('GET', pathOf(draft.json.url), undefined, { raw: true });
       assert.equal(res.status, 404);

@@ -10,7 +10,11 @@ describe('the server process', () => {
     const server = await startServer(database.url, { cache: true });
     try {
       const health = await fetch(`${server.origin}/health`);
-      assert.deepEqual(await health.json(), { status: 'ok', search_index: 'ready' }, 'started: the search candidates are built');
+      assert.deepEqual(
+        await health.json(),
+        { status: 'ok', search_index: 'ready' },
+        'started: the search candidates are built',
+      );
       const index = await fetch(`${server.origin}/calendar/events/v1/`);
       assert.equal(index.status, 200);
       assert.equal(((await index.json()) as { namespace: string }).namespace, 'calendar/events/v1');

@@ -13,7 +13,18 @@ for (const dialect of await testDialects()) {
     it('POST /categories returns 201, a Location header and the term in TEC key order', async () => {
       const res = await t.api.post('/categories', { name: 'Concerts', description: 'Live music' }, { as: 'editor' });
       assert.equal(res.status, 201, res.text);
-      assert.deepEqual(Object.keys(res.json), ['id', 'count', 'description', 'name', 'slug', 'taxonomy', 'parent', 'meta', 'url', 'urls']);
+      assert.deepEqual(Object.keys(res.json), [
+        'id',
+        'count',
+        'description',
+        'name',
+        'slug',
+        'taxonomy',
+        'parent',
+        'meta',
+        'url',
+        'urls',
+      ]);
       assert.deepEqual(res.json, {
         id: res.json.id,
         count: 0,
@@ -33,7 +44,17 @@ for (const dialect of await testDialects()) {
     it('POST /tags returns a tag without parent and with a /tag/ page URL', async () => {
       const res = await t.api.post('/tags', { name: 'outdoor' }, { as: 'editor' });
       assert.equal(res.status, 201, res.text);
-      assert.deepEqual(Object.keys(res.json), ['id', 'count', 'description', 'name', 'slug', 'taxonomy', 'meta', 'url', 'urls']);
+      assert.deepEqual(Object.keys(res.json), [
+        'id',
+        'count',
+        'description',
+        'name',
+        'slug',
+        'taxonomy',
+        'meta',
+        'url',
+        'urls',
+      ]);
       assert.equal(res.json.taxonomy, 'post_tag');
       assert.equal(res.json.description, '');
       assert.equal(res.json.url, `${BASE}/tag/outdoor/`);
@@ -53,7 +74,11 @@ for (const dialect of await testDialects()) {
     it('stored descriptions are sanitised HTML', async () => {
       const res = await t.api.post(
         '/tags',
-        { name: 'Sanitised', description: '<p onclick="steal()">Hi <b>there</b></p><script>alert(1)</script><a href="javascript:alert(1)">x</a><style>p{}</style>' },
+        {
+          name: 'Sanitised',
+          description:
+            '<p onclick="steal()">Hi <b>there</b></p><script>alert(1)</script><a href="javascript:alert(1)">x</a><style>p{}</style>',
+        },
         { as: 'editor' },
       );
       assert.equal(res.status, 201, res.text);
@@ -61,7 +86,11 @@ for (const dialect of await testDialects()) {
     });
 
     it('accepts form-encoded bodies and an explicit slug', async () => {
-      const res = await t.api.post('/categories', { name: 'Form Made', slug: 'Made By Form', description: '' }, { as: 'editor', form: true });
+      const res = await t.api.post(
+        '/categories',
+        { name: 'Form Made', slug: 'Made By Form', description: '' },
+        { as: 'editor', form: true },
+      );
       assert.equal(res.status, 201, res.text);
       assert.equal(res.json.slug, 'made-by-form');
       assert.equal(res.json.description, '');
@@ -70,7 +99,11 @@ for (const dialect of await testDialects()) {
     it('missing name is rest_missing_callback_param naming it', async () => {
       const res = await t.api.post('/categories', { description: 'x' }, { as: 'editor' });
       assert.equal(res.status, 400);
-      assert.deepEqual(res.json, { code: 'rest_missing_callback_param', message: 'Missing parameter(s): name', data: { status: 400, params: ['name'] } });
+      assert.deepEqual(res.json, {
+        code: 'rest_missing_callback_param',
+        message: 'Missing parameter(s): name',
+        data: { status: 400, params: ['name'] },
+      });
     });
 
     it('an empty name or slug is rest_invalid_param and creates nothing', async () => {
@@ -142,7 +175,11 @@ for (const dialect of await testDialects()) {
       assert.ok('parent' in res.json.data.params);
       const tag = await t.api.post('/tags', { name: 'With parent', parent: 1 }, { as: 'editor' });
       assert.equal(tag.status, 400);
-      assert.deepEqual(tag.json, { code: 'rest_taxonomy_not_hierarchical', message: 'Cannot set parent term, taxonomy is not hierarchical.', data: { status: 400 } });
+      assert.deepEqual(tag.json, {
+        code: 'rest_taxonomy_not_hierarchical',
+        message: 'Cannot set parent term, taxonomy is not hierarchical.',
+        data: { status: 400 },
+      });
     });
 
     it('a category cannot become its own ancestor', async () => {
@@ -195,7 +232,11 @@ for (const dialect of await testDialects()) {
       for (const path of ['/categories/999999', `/categories/${tag.json.id}`]) {
         const res = await t.api.get(path);
         assert.equal(res.status, 404);
-        assert.deepEqual(res.json, { code: 'rest_term_invalid', message: 'Term does not exist.', data: { status: 404 } });
+        assert.deepEqual(res.json, {
+          code: 'rest_term_invalid',
+          message: 'Term does not exist.',
+          data: { status: 404 },
+        });
       }
       const update = await t.api.patch('/tags/999999', { name: 'x' }, { as: 'editor' });
       assert.equal(update.status, 404);
@@ -206,12 +247,20 @@ for (const dialect of await testDialects()) {
     it('a non-numeric id is no route', async () => {
       const res = await t.api.get('/categories/abc');
       assert.equal(res.status, 404);
-      assert.deepEqual(res.json, { code: 'rest_no_route', message: 'No route was found matching the URL and request method.', data: { status: 404 } });
+      assert.deepEqual(res.json, {
+        code: 'rest_no_route',
+        message: 'No route was found matching the URL and request method.',
+        data: { status: 404 },
+      });
     });
 
     it('delete is permanent, returns the term as it was and re-parents its children', async () => {
       const parent = await t.api.post('/categories', { name: 'Doomed parent' }, { as: 'editor' });
-      const doomed = await t.api.post('/categories', { name: 'Doomed', parent: parent.json.id, description: 'Bye' }, { as: 'editor' });
+      const doomed = await t.api.post(
+        '/categories',
+        { name: 'Doomed', parent: parent.json.id, description: 'Bye' },
+        { as: 'editor' },
+      );
       const child = await t.api.post('/categories', { name: 'Survivor', parent: doomed.json.id }, { as: 'editor' });
       const res = await t.api.delete(`/categories/${doomed.json.id}`, { as: 'editor' });
       assert.equal(res.status, 200);

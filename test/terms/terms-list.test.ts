@@ -34,7 +34,10 @@ for (const dialect of await testDialects()) {
       assert.equal(byDefault.json.categories[0].count, 1);
       const all = await t.api.get('/categories', { query: { hide_empty: 'false' } });
       assert.equal(all.json.total, 3);
-      assert.deepEqual(all.json.categories.map((c: { name: string }) => c.name), ['Draft only', 'Unused', 'Used']);
+      assert.deepEqual(
+        all.json.categories.map((c: { name: string }) => c.name),
+        ['Draft only', 'Unused', 'Used'],
+      );
     });
 
     it('orders by name (case-insensitive) by default and by id, slug, count or include on request', async () => {
@@ -83,9 +86,17 @@ for (const dialect of await testDialects()) {
       await createTermId(t.api, 'categories', { name: 'Alpha', slug: 'a' }, 'editor');
       await createTermId(t.api, 'categories', { name: 'Alphabet', slug: 'ab' }, 'editor');
       const a = await t.api.get('/categories', { query: { hide_empty: '0', slug: 'a' } });
-      assert.deepEqual(a.json.categories.map((c: { slug: string }) => c.slug), ['a']);
+      assert.deepEqual(
+        a.json.categories.map((c: { slug: string }) => c.slug),
+        ['a'],
+      );
       const none = await t.api.get('/tags', { query: { hide_empty: '0', slug: 'foo' } });
-      assert.deepEqual(none.json, { rest_url: `${API}/tags/?slug=foo&hide_empty=0`, total: 0, total_pages: 0, tags: [] });
+      assert.deepEqual(none.json, {
+        rest_url: `${API}/tags/?slug=foo&hide_empty=0`,
+        total: 0,
+        total_pages: 0,
+        tags: [],
+      });
       assert.equal((await t.api.get('/categories', { query: { slug: '' } })).status, 400);
     });
 
@@ -93,7 +104,8 @@ for (const dialect of await testDialects()) {
       const one = await createTermId(t.api, 'categories', { name: 'one' }, 'editor');
       const two = await createTermId(t.api, 'categories', { name: 'two' }, 'editor');
       const three = await createTermId(t.api, 'categories', { name: 'three' }, 'editor');
-      const q = (query: Record<string, string | string[] | undefined>) => t.api.get('/categories', { query: { hide_empty: '0', ...query } });
+      const q = (query: Record<string, string | string[] | undefined>) =>
+        t.api.get('/categories', { query: { hide_empty: '0', ...query } });
       assert.deepEqual(ids(await q({ include: String(one) })), [one]);
       assert.equal((await q({ include: `${one},${two},${three}` })).json.total, 3);
       assert.equal((await q({ exclude: String(one) })).json.total, 2);
@@ -127,7 +139,15 @@ for (const dialect of await testDialects()) {
       assert.deepEqual(ids(await t.api.get('/categories', { query: { post: first } })), [b, C]);
       assert.deepEqual(ids(await t.api.get('/categories', { query: { event: first } })), [b, C]);
       assert.deepEqual(ids(await t.api.get('/categories', { query: { post: first, event: second } })), [A]);
-      for (const query of [{ post: '' }, { post: 23 }, { post: 'foo' }, { event: '' }, { event: 23 }, { event: 'foo' }, { event: b }]) {
+      for (const query of [
+        { post: '' },
+        { post: 23 },
+        { post: 'foo' },
+        { event: '' },
+        { event: 23 },
+        { event: 'foo' },
+        { event: b },
+      ]) {
         assert.equal((await t.api.get('/categories', { query })).status, 400, JSON.stringify(query));
       }
     });
@@ -150,7 +170,9 @@ for (const dialect of await testDialects()) {
       const third = await page(3);
       assert.equal(third.json.previous_rest_url, `${API}/categories/?page=2&per_page=3&hide_empty=0`);
       assert.equal(third.json.next_rest_url, undefined);
-      const seen = new Set([...first.json.categories, ...second.json.categories, ...third.json.categories].map((c) => c.id));
+      const seen = new Set(
+        [...first.json.categories, ...second.json.categories, ...third.json.categories].map((c) => c.id),
+      );
       assert.equal(seen.size, 9);
       const beyond = await page(4);
       assert.equal(beyond.status, 200);
@@ -162,16 +184,29 @@ for (const dialect of await testDialects()) {
     it('links carry every filter, URL-encoded, and the language parameter', async () => {
       await createTermId(t.api, 'categories', { name: 'Rock n roll one' }, 'editor');
       await createTermId(t.api, 'categories', { name: 'Rock n roll two' }, 'editor');
-      const res = await t.api.get('/categories', { query: { search: 'rock n', hide_empty: 'no', per_page: 1, i18n_language: 'fr' } });
+      const res = await t.api.get('/categories', {
+        query: { search: 'rock n', hide_empty: 'no', per_page: 1, i18n_language: 'fr' },
+      });
       assert.equal(res.json.total, 2);
       assert.equal(res.json.rest_url, `${API}/categories/?per_page=1&search=rock+n&hide_empty=0&i18n_language=fr`);
-      assert.equal(res.json.next_rest_url, `${API}/categories/?page=2&per_page=1&search=rock+n&hide_empty=0&i18n_language=fr`);
+      assert.equal(
+        res.json.next_rest_url,
+        `${API}/categories/?page=2&per_page=1&search=rock+n&hide_empty=0&i18n_language=fr`,
+      );
       const next = await t.api.get(res.json.next_rest_url.replace('http://127.0.0.1:8080', ''));
       assert.equal(next.json.total, 2);
       assert.equal(next.json.categories.length, 1);
-      const pathForm = await t.api.get('/fr/calendar/events/v1/categories', { query: { hide_empty: '0', per_page: 1 } });
-      assert.equal(pathForm.json.next_rest_url, 'http://127.0.0.1:8080/fr/calendar/events/v1/categories/?page=2&per_page=1&hide_empty=0');
-      assert.equal(pathForm.json.categories[0].urls.self.startsWith('http://127.0.0.1:8080/fr/calendar/events/v1/categories/'), true);
+      const pathForm = await t.api.get('/fr/calendar/events/v1/categories', {
+        query: { hide_empty: '0', per_page: 1 },
+      });
+      assert.equal(
+        pathForm.json.next_rest_url,
+        'http://127.0.0.1:8080/fr/calendar/events/v1/categories/?page=2&per_page=1&hide_empty=0',
+      );
+      assert.equal(
+        pathForm.json.categories[0].urls.self.startsWith('http://127.0.0.1:8080/fr/calendar/events/v1/categories/'),
+        true,
+      );
     });
 
     it('per_page is clamped to MAX_PER_PAGE; bad page and per_page values are 400', async () => {
@@ -179,7 +214,15 @@ for (const dialect of await testDialects()) {
       const clamped = await t.api.get('/categories', { query: { hide_empty: '0', per_page: 1000 } });
       assert.equal(clamped.status, 200);
       assert.match(clamped.json.rest_url, /per_page=50/);
-      for (const query of [{ page: 'foo' }, { page: -1 }, { page: 0 }, { page: 'foo bar' }, { per_page: 'foo' }, { per_page: -1 }, { per_page: 0 }]) {
+      for (const query of [
+        { page: 'foo' },
+        { page: -1 },
+        { page: 0 },
+        { page: 'foo bar' },
+        { per_page: 'foo' },
+        { per_page: -1 },
+        { per_page: 0 },
+      ]) {
         const res = await t.api.get('/tags', { query });
         assert.equal(res.status, 400, JSON.stringify(query));
         assert.equal(res.json.code, 'rest_invalid_param');

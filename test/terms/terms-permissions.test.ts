@@ -7,15 +7,32 @@ import { useTestApp, type Who } from '../helpers/app.js';
 type Expect = Record<'anonymous' | Role, number>;
 
 /** Expected status of each term write per caller (API.md §4): authors manage categories, editors both. */
-const CATEGORY_WRITE: Expect = { anonymous: 401, subscriber: 403, contributor: 403, author: 0, editor: 0, administrator: 0 };
-const TAG_WRITE: Expect = { anonymous: 401, subscriber: 403, contributor: 403, author: 403, editor: 0, administrator: 0 };
+const CATEGORY_WRITE: Expect = {
+  anonymous: 401,
+  subscriber: 403,
+  contributor: 403,
+  author: 0,
+  editor: 0,
+  administrator: 0,
+};
+const TAG_WRITE: Expect = {
+  anonymous: 401,
+  subscriber: 403,
+  contributor: 403,
+  author: 403,
+  editor: 0,
+  administrator: 0,
+};
 const CALLERS = Object.keys(CATEGORY_WRITE) as (keyof Expect)[];
 
 for (const dialect of await testDialects()) {
   describe(`term permissions [${dialect}]`, () => {
     const t = useTestApp(dialect);
 
-    for (const [path, matrix] of [['categories', CATEGORY_WRITE], ['tags', TAG_WRITE]] as const) {
+    for (const [path, matrix] of [
+      ['categories', CATEGORY_WRITE],
+      ['tags', TAG_WRITE],
+    ] as const) {
       for (const caller of CALLERS) {
         const allowed = matrix[caller] === 0;
         it(`${caller} ${allowed ? 'may' : 'may not'} create, update and delete ${path}`, async () => {
@@ -28,7 +45,11 @@ for (const dialect of await testDialects()) {
           const remove = await t.api.delete(`/${path}/${target.json.id}`, { as: who });
           assert.equal(remove.status, allowed ? 200 : matrix[caller], remove.text);
           if (!allowed) {
-            assert.deepEqual(remove.json, { code: 'rest_forbidden', message: 'Sorry, you are not allowed to do that.', data: { status: matrix[caller] } });
+            assert.deepEqual(remove.json, {
+              code: 'rest_forbidden',
+              message: 'Sorry, you are not allowed to do that.',
+              data: { status: matrix[caller] },
+            });
             const still = await t.api.get(`/${path}/${target.json.id}`);
             assert.equal(still.json.description, '');
           }
@@ -64,7 +85,17 @@ for (const dialect of await testDialects()) {
       const unknownLogin = `Basic ${Buffer.from('nobody:whatever-password').toString('base64')}`;
       const otherLogin = `Basic ${Buffer.from(`administrator-user:${Buffer.from(editor.header.slice(6), 'base64').toString().split(':')[1]}`).toString('base64')}`;
       await t.api.user('administrator');
-      for (const authorization of [wrongPassword, unknownLogin, otherLogin, 'Basic %%%', 'Basic', 'Bearer', 'Bearer wrong', 'Digest abc', 'garbage']) {
+      for (const authorization of [
+        wrongPassword,
+        unknownLogin,
+        otherLogin,
+        'Basic %%%',
+        'Basic',
+        'Bearer',
+        'Bearer wrong',
+        'Digest abc',
+        'garbage',
+      ]) {
         const res = await t.api.get('/categories', { as: { authorization } });
         assert.equal(res.status, 401, authorization);
         assert.deepEqual(res.json, {

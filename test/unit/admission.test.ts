@@ -25,7 +25,11 @@ describe('response cache admission', () => {
       ask(admission, key, 3);
       cache.set(key, 'v1', key);
     }
-    assert.equal(admission.admits(cache, 'c', 1, 'v1', ask(admission, 'c', 2)), false, 'a is asked for more often than c');
+    assert.equal(
+      admission.admits(cache, 'c', 1, 'v1', ask(admission, 'c', 2)),
+      false,
+      'a is asked for more often than c',
+    );
     assert.equal(admission.admits(cache, 'c', 1, 'v1', ask(admission, 'c', 1)), false, 'as often: the kept one stays');
     assert.equal(admission.admits(cache, 'c', 1, 'v1', ask(admission, 'c', 1)), true, 'more often');
   });

@@ -34,7 +34,11 @@ function apiErrorOf(fn: () => unknown): ApiError {
 
 describe('parseArgs', () => {
   it('returns the parsed values of valid parameters', () => {
-    const args = parseArgs(spec, { title: ' Jazz ', start_date: '2026-12-21 18:00', page: '2', featured: 'yes', count: '-3' }, ctx);
+    const args = parseArgs(
+      spec,
+      { title: ' Jazz ', start_date: '2026-12-21 18:00', page: '2', featured: 'yes', count: '-3' },
+      ctx,
+    );
     assert.equal(args.title, 'Jazz');
     assert.equal(formatDb(args.start_date), '2026-12-21 18:00:00');
     assert.equal(args.page, 2);
@@ -43,13 +47,13 @@ describe('parseArgs', () => {
     assert.equal(args.per_page, 10);
   });
 
-  it('reads date parameters in the context\'s site zone', () => {
+  it("reads date parameters in the context's site zone", () => {
     const paris: ParseContext = { ...ctx, siteZone: zoneOf('Europe/Paris') };
     const args = parseArgs(spec, { title: 'x', start_date: '2026-12-21 18:00' }, paris);
     assert.equal(formatDb(args.start_date.setZone('UTC')), '2026-12-21 17:00:00');
   });
 
-  it('reads relative dates against the context\'s now', () => {
+  it("reads relative dates against the context's now", () => {
     const args = parseArgs(spec, { title: 'x', start_date: 'tomorrow' }, ctx);
     assert.equal(formatDb(args.start_date), '2026-11-22 00:00:00');
   });
@@ -109,9 +113,21 @@ describe('parseArgs', () => {
     assert.ok(invalid);
     assert.deepEqual([...invalid.keys()], ['title', 'start_date', 'page', 'featured', 'count']);
     assert.deepEqual(invalid.get('title'), { message: 'invalid_parameter', vars: undefined, code: undefined });
-    assert.deepEqual(invalid.get('page'), { message: 'must_be_positive_int', vars: { param: 'page' }, code: undefined });
-    assert.deepEqual(invalid.get('featured'), { message: 'not_of_type', vars: { param: 'featured', type: 'boolean' }, code: 'rest_invalid_type' });
-    assert.deepEqual(invalid.get('count'), { message: 'not_of_type', vars: { param: 'count', type: 'integer' }, code: 'rest_invalid_type' });
+    assert.deepEqual(invalid.get('page'), {
+      message: 'must_be_positive_int',
+      vars: { param: 'page' },
+      code: undefined,
+    });
+    assert.deepEqual(invalid.get('featured'), {
+      message: 'not_of_type',
+      vars: { param: 'featured', type: 'boolean' },
+      code: 'rest_invalid_type',
+    });
+    assert.deepEqual(invalid.get('count'), {
+      message: 'not_of_type',
+      vars: { param: 'count', type: 'integer' },
+      code: 'rest_invalid_type',
+    });
   });
 
   it('applies a default when the parameter is absent', () => {
@@ -132,7 +148,9 @@ describe('parseArgs', () => {
   });
 
   it('computes a default from the parse context', () => {
-    const dated = { since: withDefault(arg.date({ description: 'Since' }), (c) => c.now.setZone(c.siteZone).startOf('day')) };
+    const dated = {
+      since: withDefault(arg.date({ description: 'Since' }), (c) => c.now.setZone(c.siteZone).startOf('day')),
+    };
     const args = parseArgs(dated, {}, ctx);
     assert.equal(formatDb(args.since), '2026-11-21 00:00:00');
   });
@@ -171,7 +189,9 @@ describe('renderError for parameter errors (API.md §5)', () => {
   });
 
   it('lists the problems that have a code in data.details as {name: {code, message}}', () => {
-    const error = apiErrorOf(() => parseArgs(spec, { title: 'x', start_date: 'now', page: '0', featured: 'maybe' }, ctx));
+    const error = apiErrorOf(() =>
+      parseArgs(spec, { title: 'x', start_date: 'now', page: '0', featured: 'maybe' }, ctx),
+    );
     assert.deepEqual(renderError(error, 'en'), {
       code: 'rest_invalid_param',
       message: 'Invalid parameter(s): page, featured',
@@ -203,7 +223,9 @@ describe('renderError for parameter errors (API.md §5)', () => {
   });
 
   it('translates the invalid-parameter message and reasons into French and keeps the codes', () => {
-    const error = apiErrorOf(() => parseArgs(spec, { title: 'x', start_date: 'now', page: '0', featured: 'maybe' }, ctx));
+    const error = apiErrorOf(() =>
+      parseArgs(spec, { title: 'x', start_date: 'now', page: '0', featured: 'maybe' }, ctx),
+    );
     const fr = renderError(error, 'fr');
     assert.deepEqual(fr, {
       code: 'rest_invalid_param',

@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { costNumbers, costPrice, formatCost, parseCostInput, type StoredCost } from '../../src/modules/events/events.cost.js';
+import {
+  costNumbers,
+  costPrice,
+  formatCost,
+  parseCostInput,
+  type StoredCost,
+} from '../../src/modules/events/events.cost.js';
 
 /** What the create route would store for a `cost` parameter (no currency code is inferred). */
 function storedFrom(raw: unknown): StoredCost {
@@ -19,7 +25,11 @@ describe('parseCostInput', () => {
     assert.deepEqual(parseCostInput('20$'), { values: ['20$'], currency_symbol: '$', currency_position: 'postfix' });
     assert.deepEqual(parseCostInput('$ 2'), { values: ['$ 2'], currency_symbol: '$', currency_position: 'prefix' });
     assert.deepEqual(parseCostInput('2 $'), { values: ['2 $'], currency_symbol: '$', currency_position: 'postfix' });
-    assert.deepEqual(parseCostInput('€6.50 - €8.50'), { values: ['€6.50 - €8.50'], currency_symbol: '€', currency_position: 'prefix' });
+    assert.deepEqual(parseCostInput('€6.50 - €8.50'), {
+      values: ['€6.50 - €8.50'],
+      currency_symbol: '€',
+      currency_position: 'prefix',
+    });
     assert.deepEqual(parseCostInput(['0$', '20$', '30$']), {
       values: ['0$', '20$', '30$'],
       currency_symbol: '$',
@@ -31,16 +41,28 @@ describe('parseCostInput', () => {
     assert.deepEqual(parseCostInput('10'), { values: ['10'], currency_symbol: '', currency_position: '' });
     assert.deepEqual(parseCostInput(10), { values: ['10'], currency_symbol: '', currency_position: '' });
     assert.deepEqual(parseCostInput('Donation'), { values: ['Donation'], currency_symbol: '', currency_position: '' });
-    assert.deepEqual(parseCostInput(['20¥', '30$']), { values: ['20¥', '30$'], currency_symbol: '', currency_position: '' });
+    assert.deepEqual(parseCostInput(['20¥', '30$']), {
+      values: ['20¥', '30$'],
+      currency_symbol: '',
+      currency_position: '',
+    });
     assert.equal(parseCostInput(['free', '20¥', '30$'])?.currency_symbol, '');
     assert.equal(parseCostInput(['$10', '20$'])?.currency_symbol, '');
     assert.equal(parseCostInput(['10', '$20'])?.currency_symbol, '');
   });
 
   it('ignores values without a number and reads a CSV string item by item for the symbol', () => {
-    assert.deepEqual(parseCostInput(['free', '20¥']), { values: ['free', '20¥'], currency_symbol: '¥', currency_position: 'postfix' });
+    assert.deepEqual(parseCostInput(['free', '20¥']), {
+      values: ['free', '20¥'],
+      currency_symbol: '¥',
+      currency_position: 'postfix',
+    });
     // A CSV string is stored as ONE value.
-    assert.deepEqual(parseCostInput('free, 20$, 30$'), { values: ['free, 20$, 30$'], currency_symbol: '$', currency_position: 'postfix' });
+    assert.deepEqual(parseCostInput('free, 20$, 30$'), {
+      values: ['free, 20$, 30$'],
+      currency_symbol: '$',
+      currency_position: 'postfix',
+    });
   });
 
   it('gives no values for empty input', () => {
@@ -50,7 +72,11 @@ describe('parseCostInput', () => {
   });
 
   it('accepts numbers in arrays', () => {
-    assert.deepEqual(parseCostInput([0, 12, '23']), { values: ['0', '12', '23'], currency_symbol: '', currency_position: '' });
+    assert.deepEqual(parseCostInput([0, 12, '23']), {
+      values: ['0', '12', '23'],
+      currency_symbol: '',
+      currency_position: '',
+    });
   });
 
   it('rejects anything that is not a string, a number or an array of them', () => {
@@ -118,7 +144,10 @@ describe('formatCost', () => {
   });
 
   it('is empty without a cost', () => {
-    const empty = { cost: '', cost_details: { currency_symbol: '', currency_code: '', currency_position: '', values: [] } };
+    const empty = {
+      cost: '',
+      cost_details: { currency_symbol: '', currency_code: '', currency_position: '', values: [] },
+    };
     assert.deepEqual(formatCost(stored([]), 'Free'), empty);
     assert.deepEqual(formatCost(storedFrom(''), 'Free'), empty);
     assert.deepEqual(formatCost(storedFrom([]), 'Free'), empty);
@@ -148,7 +177,12 @@ describe('formatCost', () => {
   it('formats a range with an en dash (CE-20)', () => {
     assert.deepEqual(formatCost(storedFrom(['0$', '20$', '30$']), 'Free'), {
       cost: 'Free – 30$',
-      cost_details: { currency_symbol: '$', currency_code: '', currency_position: 'postfix', values: ['0', '20', '30'] },
+      cost_details: {
+        currency_symbol: '$',
+        currency_code: '',
+        currency_position: 'postfix',
+        values: ['0', '20', '30'],
+      },
     });
   });
 

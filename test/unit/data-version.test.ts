@@ -2,7 +2,13 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { changeKey } from '../../src/changes/change-set.js';
-import { ChangeJournal, coalesced, dataVersionOf, postgresDataVersion, type DataVersion } from '../../src/changes/data-version.js';
+import {
+  ChangeJournal,
+  coalesced,
+  dataVersionOf,
+  postgresDataVersion,
+  type DataVersion,
+} from '../../src/changes/data-version.js';
 import { APPLICATION_NAME } from '../../src/db/direct.js';
 import { connect, type DatabaseHandle, type Dialect } from '../../src/db/connect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
@@ -49,7 +55,10 @@ describe('coalesced data-version reads', () => {
 });
 
 /** Two connections to one fresh, migrated database, each with its data version: this process's and another's. */
-async function withTwoProcesses(dialect: Dialect, test: (ours: DataVersion, other: DataVersion, mine: DatabaseHandle, theirs: DatabaseHandle) => Promise<void>): Promise<void> {
+async function withTwoProcesses(
+  dialect: Dialect,
+  test: (ours: DataVersion, other: DataVersion, mine: DatabaseHandle, theirs: DatabaseHandle) => Promise<void>,
+): Promise<void> {
   const database = await createTestDatabase(dialect);
   const mine = connect(database.url);
   const theirs = connect(database.url);
@@ -116,7 +125,11 @@ for (const dialect of await testDialects()) {
         assert.equal(ours.unchangedSince(start, afterFirst, [event1]), false);
         await ours.bump([event2]);
         const afterSecond = await ours.current();
-        assert.equal(ours.unchangedSince(afterFirst, afterSecond, [event1, term]), true, 'only changes after `from` count');
+        assert.equal(
+          ours.unchangedSince(afterFirst, afterSecond, [event1, term]),
+          true,
+          'only changes after `from` count',
+        );
         assert.equal(ours.unchangedSince(start, afterSecond, [event1]), false, 'nor are earlier ones forgotten');
         await ours.bump();
         const afterUnnamed = await ours.current();
@@ -140,9 +153,15 @@ for (const dialect of (await testDialects()).filter((name) => name === 'postgres
         await migrateToLatest(handle.db, handle.dialect);
         const version = postgresDataVersion(handle.db, handle.direct);
         const before = await version.current();
-        const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = ${APPLICATION_NAME} AND datname = current_database()`.execute(handle.db);
+        const { rows } = await sql<{
+          n: number;
+        }>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = ${APPLICATION_NAME} AND datname = current_database()`.execute(
+          handle.db,
+        );
         assert.equal(rows[0].n, 1, 'the read went through its own connection');
-        await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = ${APPLICATION_NAME} AND datname = current_database()`.execute(handle.db);
+        await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = ${APPLICATION_NAME} AND datname = current_database()`.execute(
+          handle.db,
+        );
         await version.bump();
         const after = await version.current();
         assert.equal(Number(after), Number(before) + 1, 'read through the pool once its own connection is gone');

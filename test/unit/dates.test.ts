@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DateTime } from 'luxon';
-import { formatDb, formatIsoInZone, formatSecondsInZone, formatUtcSeconds, parseDateInput } from '../../src/domain/dates.js';
+import {
+  formatDb,
+  formatIsoInZone,
+  formatSecondsInZone,
+  formatUtcSeconds,
+  parseDateInput,
+} from '../../src/domain/dates.js';
 import { zoneOf } from '../../src/domain/timezones.js';
 
 /** A Saturday: 08:37:48 in UTC, 03:37:48 EST in New York, 09:37:48 CET in Paris. */
@@ -23,7 +29,11 @@ function expectDate(raw: unknown, zone: string, local: string, utc: string, now:
   const result = parse(raw, zone, now);
   assert.equal(formatDb(result), local, `local wall clock of ${JSON.stringify(raw)} in ${zone}`);
   assert.equal(formatDb(result.setZone('UTC')), utc, `UTC instant of ${JSON.stringify(raw)} in ${zone}`);
-  assert.equal(result.offset, zoneOf(zone).offset(result.toMillis()), `result of ${JSON.stringify(raw)} is expressed in ${zone}`);
+  assert.equal(
+    result.offset,
+    zoneOf(zone).offset(result.toMillis()),
+    `result of ${JSON.stringify(raw)} is expressed in ${zone}`,
+  );
 }
 
 function expectRejected(raw: unknown, zone = UTC): void {
@@ -38,7 +48,14 @@ describe('formatDb', () => {
 
   it('gives what Luxon formats, across zones, offsets, DST changes, fractions of a second and years', () => {
     const zones = ['UTC', NEW_YORK, PARIS, 'Pacific/Chatham', 'Asia/Kolkata', 'UTC+5:45', 'UTC-9:30'];
-    const instants = [Date.UTC(2026, 2, 29, 0, 59, 59, 999), Date.UTC(2026, 9, 25, 1, 0, 0, 500), Date.UTC(1969, 11, 31, 23, 59, 59, 250), Date.parse('0005-01-01T00:00:00Z') - 1, Date.UTC(9999, 11, 31, 12), Date.UTC(10000, 0, 2)];
+    const instants = [
+      Date.UTC(2026, 2, 29, 0, 59, 59, 999),
+      Date.UTC(2026, 9, 25, 1, 0, 0, 500),
+      Date.UTC(1969, 11, 31, 23, 59, 59, 250),
+      Date.parse('0005-01-01T00:00:00Z') - 1,
+      Date.UTC(9999, 11, 31, 12),
+      Date.UTC(10000, 0, 2),
+    ];
     for (let ms = Date.UTC(2025, 0, 1); ms < Date.UTC(2027, 0, 1); ms += 7_654_321_123) instants.push(ms);
     for (const zone of zones) {
       for (const ms of instants) {
@@ -380,16 +397,41 @@ describe('parseDateInput: rejections (API.md §6)', () => {
 
 describe('formatSecondsInZone and formatIsoInZone', () => {
   it('give what Luxon gives, across DST changes, half-hour and negative offsets', () => {
-    const zones = ['UTC', NEW_YORK, PARIS, 'Asia/Kolkata', 'America/St_Johns', 'Australia/Lord_Howe', 'UTC+5.5', 'UTC-3'];
+    const zones = [
+      'UTC',
+      NEW_YORK,
+      PARIS,
+      'Asia/Kolkata',
+      'America/St_Johns',
+      'Australia/Lord_Howe',
+      'UTC+5.5',
+      'UTC-3',
+    ];
     // Around the 2026 and 2027 DST changes of New York, Paris and Lord Howe, hour by hour, and a spread of other instants.
-    const starts = ['2026-03-08T05:00:00Z', '2026-03-29T00:00:00Z', '2026-10-04T14:00:00Z', '2026-11-01T05:00:00Z', '2027-04-04T14:00:00Z'];
-    const instants = starts.flatMap((start) => Array.from({ length: 6 }, (_, h) => DateTime.fromISO(start).toSeconds() + h * 1800));
+    const starts = [
+      '2026-03-08T05:00:00Z',
+      '2026-03-29T00:00:00Z',
+      '2026-10-04T14:00:00Z',
+      '2026-11-01T05:00:00Z',
+      '2027-04-04T14:00:00Z',
+    ];
+    const instants = starts.flatMap((start) =>
+      Array.from({ length: 6 }, (_, h) => DateTime.fromISO(start).toSeconds() + h * 1800),
+    );
     for (let i = 0; i < 50; i++) instants.push(1_780_000_000 + i * 987_654);
     for (const name of zones) {
       for (const seconds of instants) {
         const expected = DateTime.fromSeconds(seconds, { zone: zoneOf(name) });
-        assert.equal(formatSecondsInZone(seconds, zoneOf(name), name), expected.toFormat('yyyy-MM-dd HH:mm:ss'), `${name} ${seconds}`);
-        assert.equal(formatIsoInZone(seconds, zoneOf(name), name), expected.toFormat("yyyy-MM-dd'T'HH:mm:ssZZ"), `${name} ${seconds}`);
+        assert.equal(
+          formatSecondsInZone(seconds, zoneOf(name), name),
+          expected.toFormat('yyyy-MM-dd HH:mm:ss'),
+          `${name} ${seconds}`,
+        );
+        assert.equal(
+          formatIsoInZone(seconds, zoneOf(name), name),
+          expected.toFormat("yyyy-MM-dd'T'HH:mm:ssZZ"),
+          `${name} ${seconds}`,
+        );
       }
     }
   });
@@ -397,10 +439,17 @@ describe('formatSecondsInZone and formatIsoInZone', () => {
 
 describe('formatUtcSeconds', () => {
   it('gives the UTC wall clock of any instant, before 1970 and on leap days too', () => {
-    const instants = [0, -1, 59, 86_399, 86_400, 951_782_399, 951_868_800, 1_709_208_000, 4_107_542_399, -2_208_988_801, 1_795_000_000.9];
+    const instants = [
+      0, -1, 59, 86_399, 86_400, 951_782_399, 951_868_800, 1_709_208_000, 4_107_542_399, -2_208_988_801,
+      1_795_000_000.9,
+    ];
     for (let i = 0; i < 2_000; i++) instants.push(Math.floor((Math.random() - 0.3) * 5_000_000_000));
     for (const seconds of instants) {
-      assert.equal(formatUtcSeconds(seconds), DateTime.fromSeconds(Math.floor(seconds), { zone: 'UTC' }).toFormat('yyyy-MM-dd HH:mm:ss'), String(seconds));
+      assert.equal(
+        formatUtcSeconds(seconds),
+        DateTime.fromSeconds(Math.floor(seconds), { zone: 'UTC' }).toFormat('yyyy-MM-dd HH:mm:ss'),
+        String(seconds),
+      );
     }
   });
 });

@@ -10,7 +10,10 @@ describe('LruCache', () => {
     cache.set('d', 'd');
     assert.equal(cache.size, 3);
     assert.equal(cache.get('b'), undefined);
-    assert.deepEqual(['a', 'c', 'd'].map((key) => cache.get(key)), ['a', 'c', 'd']);
+    assert.deepEqual(
+      ['a', 'c', 'd'].map((key) => cache.get(key)),
+      ['a', 'c', 'd'],
+    );
   });
 
   it('counts a read as a use, and drops entries in the order of their last use', () => {
@@ -87,9 +90,18 @@ describe('VersionedCache', () => {
     const cache = new VersionedCache<number>(10, 10);
     cache.set('k', 'v1', 1);
     const asked: string[] = [];
-    assert.equal(cache.get('k', 'v2', (storedUnder) => (asked.push(storedUnder), false)), undefined);
-    assert.equal(cache.get('k', 'v2', (storedUnder) => (asked.push(storedUnder), true)), 1);
-    assert.equal(cache.get('k', 'v2', () => false), 1);
+    assert.equal(
+      cache.get('k', 'v2', (storedUnder) => (asked.push(storedUnder), false)),
+      undefined,
+    );
+    assert.equal(
+      cache.get('k', 'v2', (storedUnder) => (asked.push(storedUnder), true)),
+      1,
+    );
+    assert.equal(
+      cache.get('k', 'v2', () => false),
+      1,
+    );
     assert.equal(cache.get('k', 'v3'), undefined);
     assert.deepEqual(asked, ['v1', 'v1']);
   });
@@ -102,9 +114,19 @@ describe('VersionedCache', () => {
       await new Promise((resolve) => setTimeout(resolve, 10));
       return run;
     };
-    assert.deepEqual(await Promise.all([cache.computed('k', 'v1', compute), cache.computed('k', 'v1', compute), cache.computed('k', 'v1', compute)]), [1, 1, 1]);
+    assert.deepEqual(
+      await Promise.all([
+        cache.computed('k', 'v1', compute),
+        cache.computed('k', 'v1', compute),
+        cache.computed('k', 'v1', compute),
+      ]),
+      [1, 1, 1],
+    );
     assert.equal(await cache.computed('k', 'v1', compute), 1);
-    assert.deepEqual(await Promise.all([cache.computed('k', 'v2', compute), cache.computed('other', 'v2', compute)]), [2, 3]);
+    assert.deepEqual(
+      await Promise.all([cache.computed('k', 'v2', compute), cache.computed('other', 'v2', compute)]),
+      [2, 3],
+    );
     assert.equal(runs, 3);
   });
 
@@ -117,7 +139,10 @@ describe('VersionedCache', () => {
       throw new Error('database gone');
     };
     const results = await Promise.allSettled([cache.computed('k', 'v1', failing), cache.computed('k', 'v1', failing)]);
-    assert.deepEqual(results.map((r) => r.status), ['rejected', 'rejected']);
+    assert.deepEqual(
+      results.map((r) => r.status),
+      ['rejected', 'rejected'],
+    );
     assert.equal(runs, 1);
     assert.equal(await cache.computed('k', 'v1', async () => 7), 7);
   });

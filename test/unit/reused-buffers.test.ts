@@ -19,7 +19,10 @@ describe('concatForResponse', () => {
     const first = response();
     const a = concatForResponse([filled(1)], first);
     const b = concatForResponse([filled(2)], response());
-    assert.ok(a.every((byte) => byte === 1), 'the first body is untouched by the second');
+    assert.ok(
+      a.every((byte) => byte === 1),
+      'the first body is untouched by the second',
+    );
     assert.notEqual(a.buffer, b.buffer);
     first.emit('finish');
     const c = concatForResponse([filled(3)], response());

@@ -15,14 +15,17 @@ for (const dialect of await testDialects()) {
       assert.equal(await ensureAdmin(database.handle().db, undefined, 2), undefined, 'a second start prints nothing');
     });
 
-    it('CALENDAR_ADMIN_PASSWORD becomes one of admin\'s application passwords, idempotently', async () => {
+    it("CALENDAR_ADMIN_PASSWORD becomes one of admin's application passwords, idempotently", async () => {
       assert.equal(await ensureAdmin(database.handle().db, 'configured-admin-password', 3), undefined);
       assert.equal(await ensureAdmin(database.handle().db, 'configured-admin-password', 4), undefined);
       const caller = await authenticate(database.handle().db, 'admin', 'configured-admin-password');
       assert.equal(caller?.role, 'administrator');
       const stored = await database.handle().db.selectFrom('app_passwords').select(['hash', 'name']).execute();
       assert.equal(stored.filter((row) => row.name === 'CALENDAR_ADMIN_PASSWORD').length, 1);
-      assert.ok(stored.every((row) => row.hash !== 'configured-admin-password'), 'passwords are stored hashed');
+      assert.ok(
+        stored.every((row) => row.hash !== 'configured-admin-password'),
+        'passwords are stored hashed',
+      );
     });
   });
 }

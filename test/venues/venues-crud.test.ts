@@ -12,7 +12,7 @@ for (const dialect of await testDialects()) {
   describe(`venues: create, read, update, delete [${dialect}]`, () => {
     const t = useTestApp(dialect);
 
-    it('the transcript create request gives TEC\'s body: key order, omitted empties, defaults', async () => {
+    it("the transcript create request gives TEC's body: key order, omitted empties, defaults", async () => {
       const res = await t.api.post('/venues', TRANSCRIPT_VENUE, { as: 'administrator' });
       assert.equal(res.status, 201, res.text);
       const admin = await t.api.user('administrator');
@@ -43,8 +43,29 @@ for (const dialect of await testDialects()) {
         global_id_lineage: [`127.0.0.1?id=${id}`],
       });
       assert.deepEqual(Object.keys(res.json), [
-        'id', 'author', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'url', 'venue', 'description', 'slug', 'address',
-        'city', 'country', 'state', 'zip', 'phone', 'website', 'stateprovince', 'show_map', 'show_map_link', 'global_id', 'global_id_lineage',
+        'id',
+        'author',
+        'status',
+        'date',
+        'date_utc',
+        'modified',
+        'modified_utc',
+        'url',
+        'venue',
+        'description',
+        'slug',
+        'address',
+        'city',
+        'country',
+        'state',
+        'zip',
+        'phone',
+        'website',
+        'stateprovince',
+        'show_map',
+        'show_map_link',
+        'global_id',
+        'global_id_lineage',
       ]);
     });
 
@@ -59,7 +80,14 @@ for (const dialect of await testDialects()) {
         name: 'LD Hall',
         description: 'A venue made for the transcript.',
         url: `${BASE}/venue/ld-hall/`,
-        address: { '@type': 'PostalAddress', streetAddress: '1 Main Street', addressLocality: 'Springfield', addressRegion: 'IL', postalCode: '62701', addressCountry: 'United States' },
+        address: {
+          '@type': 'PostalAddress',
+          streetAddress: '1 Main Street',
+          addressLocality: 'Springfield',
+          addressRegion: 'IL',
+          postalCode: '62701',
+          addressCountry: 'United States',
+        },
         telephone: '+1 555 0100',
         sameAs: 'https://example.org/hall',
       });
@@ -68,25 +96,45 @@ for (const dialect of await testDialects()) {
     });
 
     it('stateprovince defaults to the state in the US and to the province elsewhere; geo coordinates are kept', async () => {
-      const canada = await t.api.post('/venues', { venue: 'Parliament Hill', country: 'Canada', province: 'ON', geo_lat: 45.4236, geo_lng: '-75.7009' }, { as: 'editor' });
+      const canada = await t.api.post(
+        '/venues',
+        { venue: 'Parliament Hill', country: 'Canada', province: 'ON', geo_lat: 45.4236, geo_lng: '-75.7009' },
+        { as: 'editor' },
+      );
       assert.equal(canada.json.stateprovince, 'ON');
       assert.equal(canada.json.geo_lat, 45.4236);
       assert.equal(canada.json.geo_lng, -75.7009);
       const single = await t.api.get(`/venues/${canada.json.id}`);
       assert.deepEqual(single.json.json_ld.geo, { '@type': 'GeoCoordinates', latitude: 45.4236, longitude: -75.7009 });
-      const flags = await t.api.post('/venues', { venue: 'No map', show_map: 'false', show_map_link: false }, { as: 'editor' });
+      const flags = await t.api.post(
+        '/venues',
+        { venue: 'No map', show_map: 'false', show_map_link: false },
+        { as: 'editor' },
+      );
       assert.equal(flags.json.show_map, false);
       assert.equal(flags.json.show_map_link, false);
     });
 
     it('a venue created twice with the same name in any case returns the same id with 201', async () => {
-      const first = await t.api.post('/venues', { venue: 'A venue', description: 'A venue description' }, { as: 'editor' });
-      for (const body of [{ venue: 'A venue', description: 'A venue description' }, { venue: 'A VENUE' }, { venue: 'a venue', description: 'a venue description' }]) {
+      const first = await t.api.post(
+        '/venues',
+        { venue: 'A venue', description: 'A venue description' },
+        { as: 'editor' },
+      );
+      for (const body of [
+        { venue: 'A venue', description: 'A venue description' },
+        { venue: 'A VENUE' },
+        { venue: 'a venue', description: 'a venue description' },
+      ]) {
         const again = await t.api.post('/venues', body, { as: 'editor' });
         assert.equal(again.status, 201);
         assert.equal(again.json.id, first.json.id, JSON.stringify(body));
       }
-      const otherDescription = await t.api.post('/venues', { venue: 'A venue', description: 'Something else' }, { as: 'editor' });
+      const otherDescription = await t.api.post(
+        '/venues',
+        { venue: 'A venue', description: 'Something else' },
+        { as: 'editor' },
+      );
       assert.notEqual(otherDescription.json.id, first.json.id);
       assert.equal(otherDescription.json.slug, 'a-venue-2');
     });
@@ -116,12 +164,21 @@ for (const dialect of await testDialects()) {
     });
 
     it('a partial update changes only the sent fields (city only)', async () => {
-      const created = await t.api.post('/venues', { ...TRANSCRIPT_VENUE, venue: 'Partial Hall', latitude: 1 }, { as: 'editor' });
+      const created = await t.api.post(
+        '/venues',
+        { ...TRANSCRIPT_VENUE, venue: 'Partial Hall', latitude: 1 },
+        { as: 'editor' },
+      );
       t.api.now = new Date(DEFAULT_NOW.getTime() + 3_600_000);
       try {
         const res = await t.api.post(`/venues/${created.json.id}`, { city: 'Shelbyville' }, { as: 'editor' });
         assert.equal(res.status, 200, res.text);
-        assert.deepEqual(res.json, { ...created.json, city: 'Shelbyville', modified: '2026-11-21 09:37:48', modified_utc: '2026-11-21 09:37:48' });
+        assert.deepEqual(res.json, {
+          ...created.json,
+          city: 'Shelbyville',
+          modified: '2026-11-21 09:37:48',
+          modified_utc: '2026-11-21 09:37:48',
+        });
       } finally {
         t.api.now = DEFAULT_NOW;
       }
@@ -134,7 +191,11 @@ for (const dialect of await testDialects()) {
 
     it('empty values clear optional fields, which then disappear from the object', async () => {
       const created = await t.api.post('/venues', { ...TRANSCRIPT_VENUE, venue: 'Clearable' }, { as: 'editor' });
-      const res = await t.api.patch(`/venues/${created.json.id}`, { address: '', city: '', website: '', show_map: 'false' }, { as: 'editor' });
+      const res = await t.api.patch(
+        `/venues/${created.json.id}`,
+        { address: '', city: '', website: '', show_map: 'false' },
+        { as: 'editor' },
+      );
       assert.equal(res.status, 200);
       assert.equal('address' in res.json, false);
       assert.equal('city' in res.json, false);
@@ -155,9 +216,25 @@ for (const dialect of await testDialects()) {
     });
 
     it('unknown ids and slugs are 404 venue-not-found on every route', async () => {
-      const expected = { code: 'venue-not-found', message: 'The requested venue does not exist.', data: { status: 404 } };
-      for (const [method, path] of [['GET', '/venues/999999'], ['PATCH', '/venues/999999'], ['DELETE', '/venues/999999'], ['GET', '/venues/by-slug/no-such-venue'], ['PUT', '/venues/by-slug/no-such-venue'], ['DELETE', '/venues/by-slug/no-such-venue']]) {
-        const res = await t.api.request(method, path, method === 'GET' || method === 'DELETE' ? undefined : { city: 'x' }, { as: 'editor' });
+      const expected = {
+        code: 'venue-not-found',
+        message: 'The requested venue does not exist.',
+        data: { status: 404 },
+      };
+      for (const [method, path] of [
+        ['GET', '/venues/999999'],
+        ['PATCH', '/venues/999999'],
+        ['DELETE', '/venues/999999'],
+        ['GET', '/venues/by-slug/no-such-venue'],
+        ['PUT', '/venues/by-slug/no-such-venue'],
+        ['DELETE', '/venues/by-slug/no-such-venue'],
+      ]) {
+        const res = await t.api.request(
+          method,
+          path,
+          method === 'GET' || method === 'DELETE' ? undefined : { city: 'x' },
+          { as: 'editor' },
+        );
         assert.equal(res.status, 404, `${method} ${path}`);
         assert.deepEqual(res.json, expected);
       }
@@ -168,7 +245,11 @@ for (const dialect of await testDialects()) {
 
     it('by-slug updates find the item by the path slug and rename it with a body slug', async () => {
       const created = await t.api.post('/venues', { venue: 'Slug Hall' }, { as: 'editor' });
-      const res = await t.api.patch('/venues/by-slug/slug-hall', { slug: 'renamed-hall', city: 'Paris' }, { as: 'editor' });
+      const res = await t.api.patch(
+        '/venues/by-slug/slug-hall',
+        { slug: 'renamed-hall', city: 'Paris' },
+        { as: 'editor' },
+      );
       assert.equal(res.status, 200, res.text);
       assert.equal(res.json.id, created.json.id);
       assert.equal(res.json.slug, 'renamed-hall');
@@ -185,11 +266,19 @@ for (const dialect of await testDialects()) {
       assert.equal(res.json.status, 'trash');
       assert.equal(res.json.slug, 'trash-hall__trashed');
       assert.equal(res.json.url, `${BASE}/?post_type=tribe_venue&p=${created.json.id}`);
-      const event = await t.api.db.selectFrom('events').select('venue_id').where('post_id', '=', eventId).executeTakeFirstOrThrow();
+      const event = await t.api.db
+        .selectFrom('events')
+        .select('venue_id')
+        .where('post_id', '=', eventId)
+        .executeTakeFirstOrThrow();
       assert.equal(event.venue_id, null);
       const again = await t.api.delete(`/venues/${created.json.id}`, { as: 'editor' });
       assert.equal(again.status, 410);
-      assert.deepEqual(again.json, { code: 'venue-is-in-trash', message: 'The venue is already trashed', data: { status: 410 } });
+      assert.deepEqual(again.json, {
+        code: 'venue-is-in-trash',
+        message: 'The venue is already trashed',
+        data: { status: 410 },
+      });
       assert.equal((await t.api.get(`/venues/${created.json.id}`)).status, 403);
       assert.equal((await t.api.get(`/venues/${created.json.id}`, { as: 'editor' })).status, 200);
       const forced = await t.api.delete(`/venues/${created.json.id}`, { as: 'editor', query: { force: 'true' } });
@@ -217,14 +306,18 @@ for (const dialect of await testDialects()) {
       assert.equal(restored.json.slug, 'phoenix');
     });
 
-    it('drafts keep an empty slug until published; contributors\' publish becomes pending', async () => {
+    it("drafts keep an empty slug until published; contributors' publish becomes pending", async () => {
       const draft = await t.api.post('/venues', { venue: 'Draft Hall', status: 'draft' }, { as: 'editor' });
       assert.equal(draft.json.status, 'draft');
       assert.equal('slug' in draft.json, false);
       assert.equal(draft.json.url, `${BASE}/?post_type=tribe_venue&p=${draft.json.id}`);
       const published = await t.api.patch(`/venues/${draft.json.id}`, { status: 'publish' }, { as: 'editor' });
       assert.equal(published.json.slug, 'draft-hall');
-      const pending = await t.api.post('/venues', { venue: 'Contributed Hall', status: 'publish' }, { as: 'contributor' });
+      const pending = await t.api.post(
+        '/venues',
+        { venue: 'Contributed Hall', status: 'publish' },
+        { as: 'contributor' },
+      );
       assert.equal(pending.json.status, 'pending');
       const defaulted = await t.api.post('/venues', { venue: 'Contributed Hall 2' }, { as: 'contributor' });
       assert.equal(defaulted.json.status, 'draft');
@@ -236,7 +329,17 @@ for (const dialect of await testDialects()) {
 
     it('post fields: author, publication dates (site zone and UTC) and status', async () => {
       const author = await t.api.user('author');
-      const res = await t.api.post('/venues', { venue: 'Dated Hall', author: author.id, date_utc: '2026-11-22 09:00:00', description: 'Venue description', status: 'draft' }, { as: 'editor' });
+      const res = await t.api.post(
+        '/venues',
+        {
+          venue: 'Dated Hall',
+          author: author.id,
+          date_utc: '2026-11-22 09:00:00',
+          description: 'Venue description',
+          status: 'draft',
+        },
+        { as: 'editor' },
+      );
       assert.equal(res.status, 201, res.text);
       assert.equal(res.json.author, String(author.id));
       assert.equal(res.json.date_utc, '2026-11-22 09:00:00');
@@ -247,13 +350,34 @@ for (const dialect of await testDialects()) {
     });
 
     it('images are referenced by URL (for uploaders) or id; contributors cannot add URLs', async () => {
-      const withUrl = await t.api.post('/venues', { venue: 'Pictured', image: 'https://example.org/images/hall.JPG' }, { as: 'editor' });
+      const withUrl = await t.api.post(
+        '/venues',
+        { venue: 'Pictured', image: 'https://example.org/images/hall.JPG' },
+        { as: 'editor' },
+      );
       assert.equal(withUrl.status, 201, withUrl.text);
-      assert.deepEqual(withUrl.json.image, { url: 'https://example.org/images/hall.JPG', id: withUrl.json.image.id, extension: 'jpg' });
-      const byId = await t.api.post('/venues', { venue: 'Pictured too', image: withUrl.json.image.id }, { as: 'contributor' });
+      assert.deepEqual(withUrl.json.image, {
+        url: 'https://example.org/images/hall.JPG',
+        id: withUrl.json.image.id,
+        extension: 'jpg',
+      });
+      const byId = await t.api.post(
+        '/venues',
+        { venue: 'Pictured too', image: withUrl.json.image.id },
+        { as: 'contributor' },
+      );
       assert.equal(byId.json.image.id, withUrl.json.image.id);
-      for (const image of ['https://example.org/images/other.png', 'not-an-image', 'https://example.org/page.html', 999999]) {
-        const denied = await t.api.post('/venues', { venue: `Denied ${image}`, image }, { as: image === 'https://example.org/images/other.png' ? 'contributor' : 'editor' });
+      for (const image of [
+        'https://example.org/images/other.png',
+        'not-an-image',
+        'https://example.org/page.html',
+        999999,
+      ]) {
+        const denied = await t.api.post(
+          '/venues',
+          { venue: `Denied ${image}`, image },
+          { as: image === 'https://example.org/images/other.png' ? 'contributor' : 'editor' },
+        );
         assert.equal(denied.status, 400, String(image));
         assert.deepEqual(Object.keys(denied.json.data.params), ['image']);
       }
@@ -262,7 +386,11 @@ for (const dialect of await testDialects()) {
     });
 
     it('slugs stay unique under concurrent creates', async () => {
-      const results = await Promise.all(['Busy Hall', 'Busy  Hall!', 'busy-hall'].map((venue, i) => t.api.post('/venues', { venue, description: `variant ${i}` }, { as: 'editor' })));
+      const results = await Promise.all(
+        ['Busy Hall', 'Busy  Hall!', 'busy-hall'].map((venue, i) =>
+          t.api.post('/venues', { venue, description: `variant ${i}` }, { as: 'editor' }),
+        ),
+      );
       const slugs = results.map((r) => r.json.slug).sort();
       assert.deepEqual(slugs, ['busy-hall', 'busy-hall-2', 'busy-hall-3']);
     });

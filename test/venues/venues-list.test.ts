@@ -16,7 +16,12 @@ for (const dialect of await testDialects()) {
     it('an empty list is 200 with totals 0 and the effective query in rest_url', async () => {
       const res = await t.api.get('/venues');
       assert.equal(res.status, 200);
-      assert.deepEqual(res.json, { venues: [], rest_url: `${API}/venues/?page=1&per_page=10&status=publish`, total: 0, total_pages: 0 });
+      assert.deepEqual(res.json, {
+        venues: [],
+        rest_url: `${API}/venues/?page=1&per_page=10&status=publish`,
+        total: 0,
+        total_pages: 0,
+      });
       assert.equal(res.headers['x-tec-total'], '0');
       assert.equal(res.headers['x-wp-totalpages'], '0');
     });
@@ -41,14 +46,21 @@ for (const dialect of await testDialects()) {
       assert.deepEqual(Object.keys(first.json), ['venues', 'rest_url', 'next_rest_url', 'total', 'total_pages']);
       const second = await t.api.get('/venues', { query: { per_page: 4, page: 2 } });
       assert.equal(second.json.previous_rest_url, `${API}/venues/?per_page=4&status=publish`);
-      assert.equal(second.headers.link, `<${API}/venues/?per_page=4&status=publish>; rel="prev", <${API}/venues/?page=3&per_page=4&status=publish>; rel="next"`);
+      assert.equal(
+        second.headers.link,
+        `<${API}/venues/?per_page=4&status=publish>; rel="prev", <${API}/venues/?page=3&per_page=4&status=publish>; rel="next"`,
+      );
       const third = await t.api.get('/venues', { query: { per_page: 4, page: 3 } });
       assert.equal(third.json.venues.length, 2);
       const all = new Set([...ids(first), ...ids(second), ...ids(third)]);
       assert.equal(all.size, 10);
       const beyond = await t.api.get('/venues', { query: { per_page: 4, page: 4 } });
       assert.equal(beyond.status, 404);
-      assert.deepEqual(beyond.json, { code: 'venue-archive-page-not-found', message: 'The requested venue archive page does not exist', data: { status: 404 } });
+      assert.deepEqual(beyond.json, {
+        code: 'venue-archive-page-not-found',
+        message: 'The requested venue archive page does not exist',
+        data: { status: 404 },
+      });
       const clamped = await t.api.get('/venues', { query: { per_page: 100 } });
       assert.equal(clamped.json.venues.length, 10);
       assert.match(clamped.json.rest_url, /per_page=50/);
@@ -70,7 +82,10 @@ for (const dialect of await testDialects()) {
       const editor = await t.api.get('/venues', { query: { status: 'publish, draft' }, as: 'editor' });
       assert.deepEqual(sorted(ids(editor)), sorted([published, draft]));
       assert.match(editor.json.rest_url, /status=publish%2Cdraft/);
-      const arrays = await t.api.get('/venues', { query: { 'status[]': ['publish', 'draft', 'pending'] }, as: 'editor' });
+      const arrays = await t.api.get('/venues', {
+        query: { 'status[]': ['publish', 'draft', 'pending'] },
+        as: 'editor',
+      });
       assert.equal(arrays.json.total, 3);
       for (const status of ['foo', 'foo, bar', 'foo, bar, publish']) {
         assert.equal((await t.api.get('/venues', { query: { status }, as: 'editor' })).status, 400, status);
@@ -87,14 +102,70 @@ for (const dialect of await testDialects()) {
       assert.deepEqual(ids(await t.api.get('/venues', { as: 'contributor', query: { status: 'draft' } })), [mine]);
     });
 
-    it('search: one field must contain every word, case-insensitively (TEC\'s venue fields)', async () => {
-      await createVenueId(t.api, { venue: 'Venue Foo', description: 'lorem dolor', excerpt: 'sed nunqua', address: '221b Baker Street', city: 'London', province: 'Greater London', state: 'England', stateprovince: 'England, Greater London', zip: '223345', phone: '111111' }, 'editor');
-      await createVenueId(t.api, { venue: 'Venue Bar', description: 'dolor sit', excerpt: 'altera via', address: '10, Piccadilly Circus', city: 'London', province: 'Greater London', state: 'England', stateprovince: 'England, Greater London', zip: '223345', phone: '22222222' }, 'editor');
-      await createVenueId(t.api, { venue: 'Venue Baz', description: 'sit nunqua', excerpt: 'Caesar docet', address: '100, Avenue du Temple', city: 'Paris', province: 'Ile de France', state: 'France', stateprovince: 'France, Ile de France', zip: '23443', phone: '3333333' }, 'editor');
+    it("search: one field must contain every word, case-insensitively (TEC's venue fields)", async () => {
+      await createVenueId(
+        t.api,
+        {
+          venue: 'Venue Foo',
+          description: 'lorem dolor',
+          excerpt: 'sed nunqua',
+          address: '221b Baker Street',
+          city: 'London',
+          province: 'Greater London',
+          state: 'England',
+          stateprovince: 'England, Greater London',
+          zip: '223345',
+          phone: '111111',
+        },
+        'editor',
+      );
+      await createVenueId(
+        t.api,
+        {
+          venue: 'Venue Bar',
+          description: 'dolor sit',
+          excerpt: 'altera via',
+          address: '10, Piccadilly Circus',
+          city: 'London',
+          province: 'Greater London',
+          state: 'England',
+          stateprovince: 'England, Greater London',
+          zip: '223345',
+          phone: '22222222',
+        },
+        'editor',
+      );
+      await createVenueId(
+        t.api,
+        {
+          venue: 'Venue Baz',
+          description: 'sit nunqua',
+          excerpt: 'Caesar docet',
+          address: '100, Avenue du Temple',
+          city: 'Paris',
+          province: 'Ile de France',
+          state: 'France',
+          stateprovince: 'France, Ile de France',
+          zip: '23443',
+          phone: '3333333',
+        },
+        'editor',
+      );
       const count = async (search: string) => (await t.api.get('/venues', { query: { search } })).json.total;
       const expectations: [string, number][] = [
-        ['woo', 0], ['Venue', 3], ['Venue foo', 1], ['london', 2], ['3333333', 1], ['temple avenue', 1], ['greater london', 2],
-        ['france', 1], ['france, ile de', 1], ['223345', 2], ['DOLOR', 2], ['nunqua', 2], ['foo baker', 0],
+        ['woo', 0],
+        ['Venue', 3],
+        ['Venue foo', 1],
+        ['london', 2],
+        ['3333333', 1],
+        ['temple avenue', 1],
+        ['greater london', 2],
+        ['france', 1],
+        ['france, ile de', 1],
+        ['223345', 2],
+        ['DOLOR', 2],
+        ['nunqua', 2],
+        ['foo baker', 0],
       ];
       for (const [search, expected] of expectations) assert.equal(await count(search), expected, search);
       const none = await t.api.get('/venues', { query: { search: 'woo' } });
@@ -108,7 +179,7 @@ for (const dialect of await testDialects()) {
       assert.deepEqual(ids(await t.api.get('/venues', { query: { search: 'THÉÂTRE' } })), [id]);
     });
 
-    it('event filters by the event\'s venue; an unknown event is 400', async () => {
+    it("event filters by the event's venue; an unknown event is 400", async () => {
       const a = await createVenueId(t.api, { venue: 'A' }, 'editor');
       const b = await createVenueId(t.api, { venue: 'B' }, 'editor');
       const eventA = await insertEvent(t.api.db, { venueId: a });
@@ -130,7 +201,10 @@ for (const dialect of await testDialects()) {
       await insertEvent(t.api.db, { venueId: withPending, status: 'pending' });
       await insertEvent(t.api.db, { venueId: withPublished });
       assert.deepEqual(ids(await t.api.get('/venues', { query: { has_events: 'true' } })), [withPublished]);
-      assert.deepEqual(sorted(ids(await t.api.get('/venues', { query: { has_events: 'false' } }))), sorted([withDraft, withPending, empty]));
+      assert.deepEqual(
+        sorted(ids(await t.api.get('/venues', { query: { has_events: 'false' } }))),
+        sorted([withDraft, withPending, empty]),
+      );
       const links = await t.api.get('/venues', { query: { has_events: '1', per_page: 1 } });
       assert.equal(links.json.rest_url, `${API}/venues/?page=1&per_page=1&has_events=1&status=publish`);
       assert.equal((await t.api.get('/venues', { query: { has_events: 'maybe' } })).status, 400);
@@ -148,7 +222,10 @@ for (const dialect of await testDialects()) {
       await insertEvent(t.api.db, { venueId: draftUpcoming, start: NOW + 86_400, status: 'draft' });
       await insertEvent(t.api.db, { venueId: hiddenUpcoming, start: NOW + 86_400, hidden: true });
       assert.deepEqual(ids(await t.api.get('/venues', { query: { only_with_upcoming: 'true' } })), [upcoming]);
-      assert.deepEqual(sorted(ids(await t.api.get('/venues', { query: { only_with_upcoming: 'true' }, as: 'editor' }))), sorted([upcoming, privateUpcoming, draftUpcoming]));
+      assert.deepEqual(
+        sorted(ids(await t.api.get('/venues', { query: { only_with_upcoming: 'true' }, as: 'editor' }))),
+        sorted([upcoming, privateUpcoming, draftUpcoming]),
+      );
       assert.equal((await t.api.get('/venues', { query: { only_with_upcoming: 'false' } })).json.total, 5);
     });
 
@@ -156,7 +233,10 @@ for (const dialect of await testDialects()) {
       await createVenueId(t.api, { venue: 'Jazz club one', city: 'Paris' }, 'editor');
       await createVenueId(t.api, { venue: 'Jazz club two', city: 'Paris' }, 'editor');
       const res = await t.api.get('/venues', { query: { search: 'jazz club', per_page: 1, i18n_language: 'de' } });
-      assert.equal(res.json.next_rest_url, `${API}/venues/?page=2&per_page=1&search=jazz+club&status=publish&i18n_language=de`);
+      assert.equal(
+        res.json.next_rest_url,
+        `${API}/venues/?page=2&per_page=1&search=jazz+club&status=publish&i18n_language=de`,
+      );
       const next = await t.api.get(res.json.next_rest_url.replace('http://127.0.0.1:8080', ''));
       assert.equal(next.json.total, 2);
       assert.equal(next.json.venues[0].venue.startsWith('Jazz club'), true);

@@ -9,7 +9,14 @@ type Caller = 'anonymous' | Role;
 const CALLERS: Caller[] = ['anonymous', 'subscriber', 'contributor', 'author', 'editor', 'administrator'];
 
 /** Status of writes on a venue published by an administrator (API.md §4): only editors and admins. */
-const OTHERS_PUBLISHED: Record<Caller, number> = { anonymous: 401, subscriber: 403, contributor: 403, author: 403, editor: 200, administrator: 200 };
+const OTHERS_PUBLISHED: Record<Caller, number> = {
+  anonymous: 401,
+  subscriber: 403,
+  contributor: 403,
+  author: 403,
+  editor: 200,
+  administrator: 200,
+};
 
 for (const dialect of await testDialects()) {
   describe(`venue permissions [${dialect}]`, () => {
@@ -17,7 +24,12 @@ for (const dialect of await testDialects()) {
 
     it('create: anonymous 401, subscriber 403, contributors get drafts, authors and up publish', async () => {
       const expected: Record<Caller, [number, string?]> = {
-        anonymous: [401], subscriber: [403], contributor: [201, 'draft'], author: [201, 'publish'], editor: [201, 'publish'], administrator: [201, 'publish'],
+        anonymous: [401],
+        subscriber: [403],
+        contributor: [201, 'draft'],
+        author: [201, 'publish'],
+        editor: [201, 'publish'],
+        administrator: [201, 'publish'],
       };
       for (const caller of CALLERS) {
         const res = await t.api.post('/venues', { venue: `Created by ${caller}` }, { as: caller });
@@ -28,7 +40,8 @@ for (const dialect of await testDialects()) {
     });
 
     for (const by of ['id', 'slug'] as const) {
-      const path = (venue: { id: number; slug: string }) => (by === 'id' ? `/venues/${venue.id}` : `/venues/by-slug/${venue.slug}`);
+      const path = (venue: { id: number; slug: string }) =>
+        by === 'id' ? `/venues/${venue.id}` : `/venues/by-slug/${venue.slug}`;
 
       it(`update and trash of another user's published venue by ${by}: only editors and administrators`, async () => {
         for (const caller of CALLERS) {
@@ -61,14 +74,21 @@ for (const dialect of await testDialects()) {
       });
     }
 
-    it('a contributor cannot trash another user\'s venue through /venues/by-slug/{slug}', async () => {
+    it("a contributor cannot trash another user's venue through /venues/by-slug/{slug}", async () => {
       const victim = await createVenue(t.api, { slug: 'victim-hall' }, 'editor');
       const res = await t.api.delete('/venues/by-slug/victim-hall', { as: 'contributor' });
       assert.equal(res.status, 403);
-      assert.deepEqual(res.json, { code: 'rest_forbidden', message: 'Sorry, you are not allowed to do that.', data: { status: 403 } });
+      assert.deepEqual(res.json, {
+        code: 'rest_forbidden',
+        message: 'Sorry, you are not allowed to do that.',
+        data: { status: 403 },
+      });
       const other = await t.api.otherUser('contributor', 'second-contributor');
       const draft = await createVenue(t.api, { slug: 'first-contributor-draft' }, 'contributor');
-      assert.equal((await t.api.delete('/venues/by-slug/first-contributor-draft', { as: { authorization: other.header } })).status, 403);
+      assert.equal(
+        (await t.api.delete('/venues/by-slug/first-contributor-draft', { as: { authorization: other.header } })).status,
+        403,
+      );
       assert.equal((await t.api.get(`/venues/${victim.id}`)).json.status, 'publish');
       assert.equal((await t.api.get(`/venues/${draft.id}`, { as: 'editor' })).json.status, 'draft');
     });

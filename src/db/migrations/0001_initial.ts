@@ -55,7 +55,12 @@ export async function up(db: AnyDb, dialect: Dialect): Promise<void> {
     .execute();
   // The database, not the service, guarantees uniqueness under concurrent writers.
   await db.schema.createIndex('terms_slug').unique().on('terms').columns(['taxonomy', 'slug']).execute();
-  await db.schema.createIndex('terms_name').unique().on('terms').columns(['taxonomy', 'parent_id', 'name_key']).execute();
+  await db.schema
+    .createIndex('terms_name')
+    .unique()
+    .on('terms')
+    .columns(['taxonomy', 'parent_id', 'name_key'])
+    .execute();
 
   await db.schema
     .createTable('term_translations')
@@ -161,7 +166,11 @@ export async function up(db: AnyDb, dialect: Dialect): Promise<void> {
     .addColumn('position', 'integer', flag)
     .addPrimaryKeyConstraint('event_organizers_pk', ['event_id', 'organizer_id'])
     .execute();
-  await db.schema.createIndex('event_organizers_organizer').on('event_organizers').columns(['organizer_id', 'event_id']).execute();
+  await db.schema
+    .createIndex('event_organizers_organizer')
+    .on('event_organizers')
+    .columns(['organizer_id', 'event_id'])
+    .execute();
 
   await db.schema
     .createTable('event_terms')

@@ -8,6 +8,13 @@ import type { Dialect } from '../connect.js';
  */
 export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   if (dialect !== 'postgres') return;
-  await db.schema.createTable('cache_state').addColumn('id', 'integer', (c) => c.primaryKey()).addColumn('version', 'bigint', (c) => c.notNull()).execute();
-  await (db as Kysely<{ cache_state: { id: number; version: number } }>).insertInto('cache_state').values({ id: 1, version: 0 }).execute();
+  await db.schema
+    .createTable('cache_state')
+    .addColumn('id', 'integer', (c) => c.primaryKey())
+    .addColumn('version', 'bigint', (c) => c.notNull())
+    .execute();
+  await (db as Kysely<{ cache_state: { id: number; version: number } }>)
+    .insertInto('cache_state')
+    .values({ id: 1, version: 0 })
+    .execute();
 }

@@ -15,14 +15,24 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     .addColumn('body', 'text', (c) => c.notNull())
     .execute();
   if (dialect === 'sqlite') {
-    await sql`CREATE VIRTUAL TABLE search_fts USING fts5(body, content='search_documents', content_rowid='post_id', tokenize='trigram case_sensitive 0')`.execute(db);
-    await sql`CREATE TRIGGER search_documents_ai AFTER INSERT ON search_documents BEGIN INSERT INTO search_fts(rowid, body) VALUES (new.post_id, new.body); END`.execute(db);
-    await sql`CREATE TRIGGER search_documents_ad AFTER DELETE ON search_documents BEGIN INSERT INTO search_fts(search_fts, rowid, body) VALUES ('delete', old.post_id, old.body); END`.execute(db);
-    await sql`CREATE TRIGGER search_documents_au AFTER UPDATE ON search_documents BEGIN INSERT INTO search_fts(search_fts, rowid, body) VALUES ('delete', old.post_id, old.body); INSERT INTO search_fts(rowid, body) VALUES (new.post_id, new.body); END`.execute(db);
+    await sql`CREATE VIRTUAL TABLE search_fts USING fts5(body, content='search_documents', content_rowid='post_id', tokenize='trigram case_sensitive 0')`.execute(
+      db,
+    );
+    await sql`CREATE TRIGGER search_documents_ai AFTER INSERT ON search_documents BEGIN INSERT INTO search_fts(rowid, body) VALUES (new.post_id, new.body); END`.execute(
+      db,
+    );
+    await sql`CREATE TRIGGER search_documents_ad AFTER DELETE ON search_documents BEGIN INSERT INTO search_fts(search_fts, rowid, body) VALUES ('delete', old.post_id, old.body); END`.execute(
+      db,
+    );
+    await sql`CREATE TRIGGER search_documents_au AFTER UPDATE ON search_documents BEGIN INSERT INTO search_fts(search_fts, rowid, body) VALUES ('delete', old.post_id, old.body); INSERT INTO search_fts(rowid, body) VALUES (new.post_id, new.body); END`.execute(
+      db,
+    );
   } else {
     await sql`CREATE EXTENSION IF NOT EXISTS pg_trgm`.execute(db);
     await sql`CREATE INDEX search_documents_trgm ON search_documents USING gin (lower(body) gin_trgm_ops)`.execute(db);
   }
   // Existing events get their original text now; translations join their document on the next write.
-  await sql`INSERT INTO search_documents (post_id, body) SELECT id, title || ' ' || excerpt || ' ' || description FROM posts WHERE type = 'event'`.execute(db);
+  await sql`INSERT INTO search_documents (post_id, body) SELECT id, title || ' ' || excerpt || ' ' || description FROM posts WHERE type = 'event'`.execute(
+    db,
+  );
 }

@@ -17,6 +17,8 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     END
     $$`.execute(db);
   for (const table of ['users', 'app_passwords']) {
-    await sql`CREATE TRIGGER ${sql.id(`${table}_bump_cache_version`)} AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ${sql.table(table)} FOR EACH STATEMENT EXECUTE FUNCTION bump_cache_version()`.execute(db);
+    await sql`CREATE TRIGGER ${sql.id(`${table}_bump_cache_version`)} AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ${sql.table(table)} FOR EACH STATEMENT EXECUTE FUNCTION bump_cache_version()`.execute(
+      db,
+    );
   }
 }

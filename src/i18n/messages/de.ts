@@ -31,7 +31,8 @@ export const de: Catalogue = {
   term_exists_parent: 'Ein Begriff mit dem angegebenen Namen existiert bereits unter diesem übergeordneten Begriff.',
   term_exists_taxonomy: 'Ein Begriff mit dem angegebenen Namen existiert bereits in dieser Taxonomie.',
   term_slug_exists: 'Ein Begriff mit dem angegebenen Slug existiert bereits in dieser Taxonomie.',
-  rest_taxonomy_not_hierarchical: 'Übergeordneter Begriff kann nicht festgelegt werden, die Taxonomie ist nicht hierarchisch.',
+  rest_taxonomy_not_hierarchical:
+    'Übergeordneter Begriff kann nicht festgelegt werden, die Taxonomie ist nicht hierarchisch.',
   rest_event_not_found: 'Die Veranstaltung mit der ID {id} existiert nicht.',
   rest_event_slug_not_found: 'Die Veranstaltung mit dem Slug {slug} existiert nicht.',
   rest_invalid_event_id: 'Die angegebene ID ist keine gültige Veranstaltung.',

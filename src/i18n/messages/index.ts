@@ -15,5 +15,16 @@ import { sv } from './sv.js';
 
 /** One catalogue per language (API.md §15). */
 export const catalogues: Readonly<Record<Language, Catalogue>> = {
-  nl, en, fi, fr, de, hu, it, pl, 'pt-br': ptBr, ro, es, sv,
+  nl,
+  en,
+  fi,
+  fr,
+  de,
+  hu,
+  it,
+  pl,
+  'pt-br': ptBr,
+  ro,
+  es,
+  sv,
 };

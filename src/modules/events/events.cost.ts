@@ -28,7 +28,9 @@ const CSV_COMMA = /\s*(?:(?<!\d),|,(?!\d))\s*/;
 const NON_SYMBOL = /[\s\-–—]+/;
 
 /** From the `cost` parameter (string, number, or array of strings/numbers): raw values, plus the currency symbol and position inferred from the text when consistent (e.g. "$10" → "$"/"prefix", "20$" → "$"/"postfix", "€6.50 - €8.50" → "€"/"prefix"; mixed symbols → none: ""). Empty input → values []. Returns undefined when the input is not a string, number or array of them. */
-export function parseCostInput(raw: unknown): { values: string[]; currency_symbol: string; currency_position: string } | undefined {
+export function parseCostInput(
+  raw: unknown,
+): { values: string[]; currency_symbol: string; currency_position: string } | undefined {
   const items = Array.isArray(raw) ? raw : [raw];
   if (!items.every(isScalarCost)) return undefined;
   const values = items.map(String).filter((value) => value.trim() !== '');
@@ -52,7 +54,12 @@ function inferCurrency(parts: string[]): { currency_symbol: string; currency_pos
     const text = part.trim();
     const firstNumber = text.search(/\d/);
     if (firstNumber === -1) continue;
-    const tokens = new Set(text.replace(NUMBER_PATTERN, ' ').split(NON_SYMBOL).filter((token) => token !== ''));
+    const tokens = new Set(
+      text
+        .replace(NUMBER_PATTERN, ' ')
+        .split(NON_SYMBOL)
+        .filter((token) => token !== ''),
+    );
     if (tokens.size > 1) return none;
     const [symbol = ''] = tokens;
     const position = symbol === '' ? '' : text.slice(0, firstNumber).includes(symbol) ? 'prefix' : 'postfix';
@@ -133,7 +140,12 @@ export function costPrice(stored: StoredCost): string | undefined {
 }
 
 /** The stored cost columns of an event (its values are kept as a JSON array of the raw strings). */
-export function readStoredCost(row: { cost: string; currency_symbol: string; currency_position: string; currency_code: string }): StoredCost {
+export function readStoredCost(row: {
+  cost: string;
+  currency_symbol: string;
+  currency_position: string;
+  currency_code: string;
+}): StoredCost {
   return {
     values: row.cost === '' ? [] : (JSON.parse(row.cost) as string[]),
     currency_symbol: row.currency_symbol,

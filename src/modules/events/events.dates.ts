@@ -33,7 +33,20 @@ export function formatLocal(seconds: number, timezone: string): string {
 
 // Intl names zones per locale; together these English (and two Asian) locales give the tz-database
 // letter abbreviations PHP reports for most zones (EST, CET, AEDT, IST, HKT, JST, SAST, WIB…).
-const ABBREVIATION_LOCALES = ['en-US', 'en-GB', 'en-AU', 'en-IN', 'en-NZ', 'en-ZA', 'en-HK', 'en-KE', 'en-NG', 'en-IE', 'ja-JP', 'id-ID'];
+const ABBREVIATION_LOCALES = [
+  'en-US',
+  'en-GB',
+  'en-AU',
+  'en-IN',
+  'en-NZ',
+  'en-ZA',
+  'en-HK',
+  'en-KE',
+  'en-NG',
+  'en-IE',
+  'ja-JP',
+  'id-ID',
+];
 /** Zones whose tz-database abbreviation no locale spells out: [standard, daylight]. */
 const KNOWN_ABBREVIATIONS: Record<string, [string, string]> = {
   'Asia/Seoul': ['KST', 'KDT'],
@@ -73,7 +86,11 @@ export function timezoneAbbreviation(timezone: string, atSeconds: number): strin
   const local = localTime(atSeconds, timezone);
   const at = new Date(atSeconds * 1000);
   const known = KNOWN_ABBREVIATIONS[timezone];
-  const named = known ? known[local.isInDST ? 1 : 0] : ABBREVIATION_LOCALES.map((locale) => intlAbbreviation(timezone, at, locale)).find((name) => /^[A-Z]{2,5}$/.test(name));
+  const named = known
+    ? known[local.isInDST ? 1 : 0]
+    : ABBREVIATION_LOCALES.map((locale) => intlAbbreviation(timezone, at, locale)).find((name) =>
+        /^[A-Z]{2,5}$/.test(name),
+      );
   const result = named ?? numericAbbreviation(local.offset);
   abbreviationCache.set(key, result);
   return result;
@@ -89,11 +106,29 @@ export function snapToDays(start: DateTime, end: DateTime): { start: DateTime; e
  * floating days, placed on the same local days in the site zone (so an all-day event on 25 December
  * is on 25 December for every visitor, as in TEC).
  */
-export function sortKeys(startUtc: number, endUtc: number, timezone: string, allDay: boolean, siteTimezone: string): { start_key: number; end_key: number } {
+export function sortKeys(
+  startUtc: number,
+  endUtc: number,
+  timezone: string,
+  allDay: boolean,
+  siteTimezone: string,
+): { start_key: number; end_key: number } {
   if (!allDay) return { start_key: startUtc, end_key: endUtc };
   const float = (seconds: number) => {
     const local = localTime(seconds, timezone);
-    return Math.floor(DateTime.fromObject({ year: local.year, month: local.month, day: local.day, hour: local.hour, minute: local.minute, second: local.second }, { zone: zoneOf(siteTimezone) }).toSeconds());
+    return Math.floor(
+      DateTime.fromObject(
+        {
+          year: local.year,
+          month: local.month,
+          day: local.day,
+          hour: local.hour,
+          minute: local.minute,
+          second: local.second,
+        },
+        { zone: zoneOf(siteTimezone) },
+      ).toSeconds(),
+    );
   };
   return { start_key: float(startUtc), end_key: float(endUtc) };
 }

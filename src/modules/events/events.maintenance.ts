@@ -14,9 +14,18 @@ export async function syncSiteTimezone(db: Db, writes: Writes, config: Config): 
   if (stored?.value === config.siteTimezone) return;
   await writes.transaction(async (trx) => {
     for (const event of await allDayEvents(trx)) {
-      await updateEventColumns(trx, event.post_id, sortKeys(event.start_utc, event.end_utc, event.timezone, true, config.siteTimezone));
+      await updateEventColumns(
+        trx,
+        event.post_id,
+        sortKeys(event.start_utc, event.end_utc, event.timezone, true, config.siteTimezone),
+      );
     }
-    if (stored) await trx.updateTable('settings').set({ value: config.siteTimezone }).where('key', '=', 'site_timezone').execute();
+    if (stored)
+      await trx
+        .updateTable('settings')
+        .set({ value: config.siteTimezone })
+        .where('key', '=', 'site_timezone')
+        .execute();
     else await trx.insertInto('settings').values({ key: 'site_timezone', value: config.siteTimezone }).execute();
   });
 }

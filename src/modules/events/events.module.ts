@@ -50,7 +50,12 @@ export interface EventsModule {
 export function createEventsModule(deps: EventsModuleDeps): EventsModule {
   const state = createEventsState(deps.keep, deps.linked, deps.terms);
   if (!deps.acceleration) {
-    const plain = { listing: plainListing, rendering: plainRendering(state), candidates: undefined, fragments: undefined };
+    const plain = {
+      listing: plainListing,
+      rendering: plainRendering(state),
+      candidates: undefined,
+      fragments: undefined,
+    };
     return { state, ...plain, searchIndexState: () => 'ready', prepare: async () => undefined };
   }
   const candidates = new EventCandidates(deps.db, deps.version, deps.onError, { offThread: deps.offThread });

@@ -62,7 +62,9 @@ function eventJsonLd(ctx: RequestContext, bundle: EventBundle, url: string): Rec
       url,
       category: 'primary',
       availability: 'inStock',
-      validFrom: DateTime.fromSeconds(row.published_at, { zone: zoneOf(ctx.config.siteTimezone) }).startOf('day').toFormat(ISO_WITH_OFFSET),
+      validFrom: DateTime.fromSeconds(row.published_at, { zone: zoneOf(ctx.config.siteTimezone) })
+        .startOf('day')
+        .toFormat(ISO_WITH_OFFSET),
     };
   }
   json.performer = 'Organization';
@@ -149,7 +151,11 @@ export function presentEventJsonLd(ctx: RequestContext, bundle: EventBundle): Re
 }
 
 /** An event object in TEC's key order (API.md §8, tec-api.md §5.1). */
-export function presentEvent(ctx: RequestContext, bundle: EventBundle, options: PresentOptions): Record<string, unknown> {
+export function presentEvent(
+  ctx: RequestContext,
+  bundle: EventBundle,
+  options: PresentOptions,
+): Record<string, unknown> {
   const event: Record<string, unknown> = {
     ...presentEventHead(ctx, bundle.row),
     categories: bundle.categories.map((term) => presentEmbeddedTerm(term, CATEGORIES, ctx.urls)),

@@ -21,9 +21,14 @@ export type LinkedRef = { id: number } | { create: LinkedWriteInput & { name: st
 /** A term as an event write names it: an existing id, or a name to create. */
 export type TermRef = { id: number } | { name: string };
 
-const isEmpty = (raw: unknown) => raw === null || raw === '' || raw === 0 || raw === '0' || raw === false || (Array.isArray(raw) && raw.every(isEmpty));
+const isEmpty = (raw: unknown) =>
+  raw === null || raw === '' || raw === 0 || raw === '0' || raw === false || (Array.isArray(raw) && raw.every(isEmpty));
 
-function inlineInput(ctx: RequestContext, kind: LinkedKind, raw: Record<string, unknown>): (LinkedWriteInput & { name: string }) | undefined {
+function inlineInput(
+  ctx: RequestContext,
+  kind: LinkedKind,
+  raw: Record<string, unknown>,
+): (LinkedWriteInput & { name: string }) | undefined {
   const spec = kind.type === 'venue' ? venueCreateArgs : organizerCreateArgs;
   try {
     const args = parseArgs(spec, raw, ctx.parse) as Record<string, unknown>;
@@ -67,11 +72,18 @@ function entriesOf(raw: unknown): unknown[] {
  * Parses `venue` / `organizer` of an event write; null means "unlink" (venue) or "none"
  * (organizers). Unknown ids and malformed entries are problems naming the parameter (API.md §18).
  */
-export async function parseLinked(ctx: RequestContext, kind: LinkedKind, raw: unknown, problems: Map<string, ParamProblem>): Promise<LinkedRef[] | undefined> {
+export async function parseLinked(
+  ctx: RequestContext,
+  kind: LinkedKind,
+  raw: unknown,
+  problems: Map<string, ParamProblem>,
+): Promise<LinkedRef[] | undefined> {
   const name = kind.nameField;
   if (isEmpty(raw)) return [];
   const entries = entriesOf(raw);
-  const refs = entries.map((entry) => parseEntry(ctx, kind, entry)).filter((ref): ref is LinkedRef => ref !== undefined);
+  const refs = entries
+    .map((entry) => parseEntry(ctx, kind, entry))
+    .filter((ref): ref is LinkedRef => ref !== undefined);
   if (refs.length !== entries.length) {
     problems.set(name, { message: 'invalid_parameter' });
     return undefined;
@@ -87,7 +99,12 @@ export async function parseLinked(ctx: RequestContext, kind: LinkedKind, raw: un
 }
 
 /** Creates the inline entries (with duplicate reuse) inside the write's transaction; returns ids in order. */
-export async function materialiseLinked(ctx: RequestContext, db: Executor, kind: LinkedKind, refs: LinkedRef[]): Promise<number[]> {
+export async function materialiseLinked(
+  ctx: RequestContext,
+  db: Executor,
+  kind: LinkedKind,
+  refs: LinkedRef[],
+): Promise<number[]> {
   const ids: number[] = [];
   for (const ref of refs) {
     if ('id' in ref) ids.push(ref.id);
@@ -95,7 +112,8 @@ export async function materialiseLinked(ctx: RequestContext, db: Executor, kind:
       try {
         ids.push(await createLinked(ctx, kind, ref.create, db));
       } catch (error) {
-        if (error instanceof ApiError) throw new ApiError(kind.type === 'venue' ? 'could-not-create-venue' : 'could-not-create-organizer');
+        if (error instanceof ApiError)
+          throw new ApiError(kind.type === 'venue' ? 'could-not-create-venue' : 'could-not-create-organizer');
         throw error;
       }
     }
@@ -107,10 +125,21 @@ export async function materialiseLinked(ctx: RequestContext, db: Executor, kind:
  * Categories or tags of an event write: ids or slugs of existing terms, or names of new ones, which
  * only callers who may manage the taxonomy can create (API.md §13, §17).
  */
-export async function parseTermRefs(ctx: RequestContext, taxonomy: Taxonomy, values: string[], name: string, problems: Map<string, ParamProblem>): Promise<TermRef[] | undefined> {
+export async function parseTermRefs(
+  ctx: RequestContext,
+  taxonomy: Taxonomy,
+  values: string[],
+  name: string,
+  problems: Map<string, ParamProblem>,
+): Promise<TermRef[] | undefined> {
   const ids = values.map((v) => parsePositiveInteger(v)).filter((id): id is number => id !== undefined);
   const known = await termsRepo.existingTermIds(ctx.db, taxonomy.key, ids);
-  const slugs = await termsRepo.termIdsBySlugs(ctx.db, taxonomy.key, values.filter((v) => parsePositiveInteger(v) === undefined), { lang: ctx.lang, defaultLang: ctx.config.defaultLanguage });
+  const slugs = await termsRepo.termIdsBySlugs(
+    ctx.db,
+    taxonomy.key,
+    values.filter((v) => parsePositiveInteger(v) === undefined),
+    { lang: ctx.lang, defaultLang: ctx.config.defaultLanguage },
+  );
   const refs: TermRef[] = [];
   const unknown: string[] = [];
   for (const value of values) {
@@ -136,7 +165,12 @@ export async function parseTermRefs(ctx: RequestContext, taxonomy: Taxonomy, val
   return refs;
 }
 
-export async function materialiseTerms(ctx: RequestContext, db: Executor, taxonomy: Taxonomy, refs: TermRef[]): Promise<number[]> {
+export async function materialiseTerms(
+  ctx: RequestContext,
+  db: Executor,
+  taxonomy: Taxonomy,
+  refs: TermRef[],
+): Promise<number[]> {
   const ids: number[] = [];
   for (const ref of refs) ids.push('id' in ref ? ref.id : await findOrCreateTermByName(ctx, db, taxonomy, ref.name));
   return ids;

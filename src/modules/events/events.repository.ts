@@ -29,8 +29,12 @@ function selectEvents(db: Executor, { lang, defaultLang }: Languages) {
   return db
     .selectFrom('posts')
     .innerJoin('events', 'events.post_id', 'posts.id')
-    .leftJoin('post_translations as tr_req', (join) => join.onRef('tr_req.post_id', '=', 'posts.id').on('tr_req.lang', '=', lang))
-    .leftJoin('post_translations as tr_def', (join) => join.onRef('tr_def.post_id', '=', 'posts.id').on('tr_def.lang', '=', defaultLang))
+    .leftJoin('post_translations as tr_req', (join) =>
+      join.onRef('tr_req.post_id', '=', 'posts.id').on('tr_req.lang', '=', lang),
+    )
+    .leftJoin('post_translations as tr_def', (join) =>
+      join.onRef('tr_def.post_id', '=', 'posts.id').on('tr_def.lang', '=', defaultLang),
+    )
     .leftJoin('images', 'images.id', 'posts.image_id')
     .select([
       ...postColumns(lang, defaultLang),
@@ -56,20 +60,39 @@ function selectEvents(db: Executor, { lang, defaultLang }: Languages) {
 const commaSeparated = (ids: string | null) => (ids ? ids.split(',').map(Number) : []);
 /** PostgreSQL: an event's link ids in `table`, in link order, comma-separated (null without links). */
 const pgLinkedIds = (table: 'event_terms' | 'event_organizers', column: 'term_id' | 'organizer_id') =>
-  sql<string | null>`(SELECT string_agg(${sql.ref(column)}::text, ',' ORDER BY position, ${sql.ref(column)}) FROM ${sql.table(table)} WHERE event_id = posts.id)`;
+  sql<
+    string | null
+  >`(SELECT string_agg(${sql.ref(column)}::text, ',' ORDER BY position, ${sql.ref(column)}) FROM ${sql.table(table)} WHERE event_id = posts.id)`;
 
 type RowsByIdsSlots = Slots<[lang: Languages['lang'], defaultLang: Languages['defaultLang'], ids: unknown]>;
-const eventRowsByIds = compiledOnce((db, slot: RowsByIdsSlots) => selectEvents(db, { lang: slot(0), defaultLang: slot(1) }).where(inList(db, 'posts.id', slot(2))));
+const eventRowsByIds = compiledOnce((db, slot: RowsByIdsSlots) =>
+  selectEvents(db, { lang: slot(0), defaultLang: slot(1) }).where(inList(db, 'posts.id', slot(2))),
+);
 const eventRowsWithLinksByIds = compiledOnce((db, slot: RowsByIdsSlots) =>
   selectEvents(db, { lang: slot(0), defaultLang: slot(1) })
-    .select([pgLinkedIds('event_terms', 'term_id').as('term_ids'), pgLinkedIds('event_organizers', 'organizer_id').as('organizer_ids')])
+    .select([
+      pgLinkedIds('event_terms', 'term_id').as('term_ids'),
+      pgLinkedIds('event_organizers', 'organizer_id').as('organizer_ids'),
+    ])
     .where(inList(db, 'posts.id', slot(2))),
 );
 const termLinksByIds = compiledOnce((db, slot: Slots<[ids: unknown]>) =>
-  db.selectFrom('event_terms').select(['event_id', 'term_id as id']).where(inList(db, 'event_id', slot(0))).orderBy('event_id').orderBy('position').orderBy('term_id'),
+  db
+    .selectFrom('event_terms')
+    .select(['event_id', 'term_id as id'])
+    .where(inList(db, 'event_id', slot(0)))
+    .orderBy('event_id')
+    .orderBy('position')
+    .orderBy('term_id'),
 );
 const organizerLinksByIds = compiledOnce((db, slot: Slots<[ids: unknown]>) =>
-  db.selectFrom('event_organizers').select(['event_id', 'organizer_id as id']).where(inList(db, 'event_id', slot(0))).orderBy('event_id').orderBy('position').orderBy('organizer_id'),
+  db
+    .selectFrom('event_organizers')
+    .select(['event_id', 'organizer_id as id'])
+    .where(inList(db, 'event_id', slot(0)))
+    .orderBy('event_id')
+    .orderBy('position')
+    .orderBy('organizer_id'),
 );
 
 function groupedIds(links: readonly { event_id: number; id: number }[]): Map<number, number[]> {
@@ -82,15 +105,31 @@ function groupedIds(links: readonly { event_id: number; id: number }[]): Map<num
  * Events' rows with their link ids. PostgreSQL brings the ids in the same round trip; SQLite, in
  * process, reads them with two indexed queries, cheaper there than per-row ordered aggregates.
  */
-async function eventsWithLinks(db: Executor, { lang, defaultLang }: Languages, ids: readonly number[]): Promise<EventRow[]> {
+async function eventsWithLinks(
+  db: Executor,
+  { lang, defaultLang }: Languages,
+  ids: readonly number[],
+): Promise<EventRow[]> {
   const idList = listParameter(db, ids);
   if (dialectOfExecutor(db) === 'postgres') {
     const rows = await eventRowsWithLinksByIds(db, [lang, defaultLang, idList]);
-    return rows.map((row) => ({ ...row, term_ids: commaSeparated(row.term_ids), organizer_ids: commaSeparated(row.organizer_ids) }));
+    return rows.map((row) => ({
+      ...row,
+      term_ids: commaSeparated(row.term_ids),
+      organizer_ids: commaSeparated(row.organizer_ids),
+    }));
   }
-  const [rows, terms, organizers] = await Promise.all([eventRowsByIds(db, [lang, defaultLang, idList]), termLinksByIds(db, [idList]), organizerLinksByIds(db, [idList])]);
+  const [rows, terms, organizers] = await Promise.all([
+    eventRowsByIds(db, [lang, defaultLang, idList]),
+    termLinksByIds(db, [idList]),
+    organizerLinksByIds(db, [idList]),
+  ]);
   const [termsOf, organizersOf] = [groupedIds(terms), groupedIds(organizers)];
-  return rows.map((row) => ({ ...row, term_ids: termsOf.get(row.id) ?? [], organizer_ids: organizersOf.get(row.id) ?? [] }));
+  return rows.map((row) => ({
+    ...row,
+    term_ids: termsOf.get(row.id) ?? [],
+    organizer_ids: organizersOf.get(row.id) ?? [],
+  }));
 }
 
 /** The term ids of each event of `idList` (a list parameter: listParameter), in link order. */
@@ -114,11 +153,30 @@ export async function findEvents(db: Executor, ids: readonly number[], languages
 export type EventColumns = Omit<Selectable<EventsTable>, 'post_id'>;
 
 const EVENT_COLUMNS = [
-  'start_utc', 'end_utc', 'start_key', 'end_key', 'timezone', 'all_day', 'cost', 'currency_symbol', 'currency_code', 'currency_position',
-  'website', 'show_map', 'show_map_link', 'hide_from_listings', 'sticky', 'featured', 'venue_id', 'status', 'author_id',
+  'start_utc',
+  'end_utc',
+  'start_key',
+  'end_key',
+  'timezone',
+  'all_day',
+  'cost',
+  'currency_symbol',
+  'currency_code',
+  'currency_position',
+  'website',
+  'show_map',
+  'show_map_link',
+  'hide_from_listings',
+  'sticky',
+  'featured',
+  'venue_id',
+  'status',
+  'author_id',
 ] as const satisfies readonly (keyof EventColumns)[];
 const insertEventRow = compiledOnce((db, slot: Slots<[postId: number, ...columns: unknown[]]>) =>
-  db.insertInto('events').values({ post_id: slot(0), ...columnSlots<EventColumns, (typeof EVENT_COLUMNS)[number]>(EVENT_COLUMNS, slot, 1) }),
+  db
+    .insertInto('events')
+    .values({ post_id: slot(0), ...columnSlots<EventColumns, (typeof EVENT_COLUMNS)[number]>(EVENT_COLUMNS, slot, 1) }),
 );
 
 export async function insertEventColumns(db: Executor, postId: number, columns: EventColumns): Promise<void> {
@@ -149,21 +207,40 @@ const eventTermIdsOfTaxonomy = compiledOnce((db, slot: Slots<[eventId: number, t
     .where('terms.taxonomy', '=', slot(1)),
 );
 
-const deleteEventTerms = compiledOnce((db, slot: Slots<[eventId: number, termIds: unknown]>) => db.deleteFrom('event_terms').where('event_id', '=', slot(0)).where(inList(db, 'term_id', slot(1))));
+const deleteEventTerms = compiledOnce((db, slot: Slots<[eventId: number, termIds: unknown]>) =>
+  db
+    .deleteFrom('event_terms')
+    .where('event_id', '=', slot(0))
+    .where(inList(db, 'term_id', slot(1))),
+);
 
 const insertEventTerm = compiledOnce((db, slot: Slots<[eventId: number, termId: number, position: number]>) =>
   db.insertInto('event_terms').values({ event_id: slot(0), term_id: slot(1), position: slot(2) }),
 );
 
 /** Replaces the event's terms of one taxonomy (compiled once: most event writes set terms). */
-export async function setTerms(db: Executor, eventId: number, taxonomy: string, termIds: readonly number[]): Promise<void> {
+export async function setTerms(
+  db: Executor,
+  eventId: number,
+  taxonomy: string,
+  termIds: readonly number[],
+): Promise<void> {
   const previous = await eventTermIdsOfTaxonomy(db, [eventId, taxonomy]);
-  if (previous.length > 0) await deleteEventTerms(db, [eventId, listParameter(db, previous.map((r) => r.term_id))]);
+  if (previous.length > 0)
+    await deleteEventTerms(db, [
+      eventId,
+      listParameter(
+        db,
+        previous.map((r) => r.term_id),
+      ),
+    ]);
   const unique = [...new Set(termIds)];
   for (const [position, termId] of unique.entries()) await insertEventTerm(db, [eventId, termId, position]);
 }
 
-const termIdsOfEventRows = compiledOnce((db, slot: Slots<[eventId: number]>) => db.selectFrom('event_terms').select('term_id').where('event_id', '=', slot(0)));
+const termIdsOfEventRows = compiledOnce((db, slot: Slots<[eventId: number]>) =>
+  db.selectFrom('event_terms').select('term_id').where('event_id', '=', slot(0)),
+);
 
 export async function termIdsOfEvent(db: Executor, eventId: number): Promise<number[]> {
   return (await termIdsOfEventRows(db, [eventId])).map((r) => r.term_id);
@@ -172,18 +249,33 @@ export async function termIdsOfEvent(db: Executor, eventId: number): Promise<num
 /** Existing post ids of a type among `ids`. */
 export async function existingPostIds(db: Executor, type: string, ids: readonly number[]): Promise<Set<number>> {
   if (ids.length === 0) return new Set();
-  const rows = await db.selectFrom('posts').select('id').where('type', '=', type).where('id', 'in', [...ids]).execute();
+  const rows = await db
+    .selectFrom('posts')
+    .select('id')
+    .where('type', '=', type)
+    .where('id', 'in', [...ids])
+    .execute();
   return new Set(rows.map((r) => r.id));
 }
 
 /** All-day events' sort keys depend on the site zone: recomputed when it changes (see events.service). */
-export async function allDayEvents(db: Executor): Promise<{ post_id: number; start_utc: number; end_utc: number; timezone: string }[]> {
-  return db.selectFrom('events').select(['post_id', 'start_utc', 'end_utc', 'timezone']).where('all_day', '=', 1).execute();
+export async function allDayEvents(
+  db: Executor,
+): Promise<{ post_id: number; start_utc: number; end_utc: number; timezone: string }[]> {
+  return db
+    .selectFrom('events')
+    .select(['post_id', 'start_utc', 'end_utc', 'timezone'])
+    .where('all_day', '=', 1)
+    .execute();
 }
 
 /** What term counts depend on: whether the event is published, and its terms. */
-const postStatus = compiledOnce((db, slot: Slots<[postId: number]>) => db.selectFrom('posts').select('status').where('id', '=', slot(0)));
-const lockedPostStatus = compiledOnce((db, slot: Slots<[postId: number]>) => db.selectFrom('posts').select('status').where('id', '=', slot(0)).forUpdate());
+const postStatus = compiledOnce((db, slot: Slots<[postId: number]>) =>
+  db.selectFrom('posts').select('status').where('id', '=', slot(0)),
+);
+const lockedPostStatus = compiledOnce((db, slot: Slots<[postId: number]>) =>
+  db.selectFrom('posts').select('status').where('id', '=', slot(0)).forUpdate(),
+);
 
 /**
  * The event's count state inside a write's transaction. On PostgreSQL the post row is locked so
@@ -194,8 +286,12 @@ export async function countState(db: Executor, eventId: number, lock: boolean): 
   return { published: post?.status === 'publish', termIds: post ? await termIdsOfEvent(db, eventId) : [] };
 }
 
-const postText = compiledOnce((db, slot: Slots<[postId: number]>) => db.selectFrom('posts').select(['title', 'excerpt', 'description', 'password']).where('id', '=', slot(0)));
-const translatedTexts = compiledOnce((db, slot: Slots<[postId: number]>) => db.selectFrom('post_translations').select(['title', 'excerpt', 'description']).where('post_id', '=', slot(0)));
+const postText = compiledOnce((db, slot: Slots<[postId: number]>) =>
+  db.selectFrom('posts').select(['title', 'excerpt', 'description', 'password']).where('id', '=', slot(0)),
+);
+const translatedTexts = compiledOnce((db, slot: Slots<[postId: number]>) =>
+  db.selectFrom('post_translations').select(['title', 'excerpt', 'description']).where('post_id', '=', slot(0)),
+);
 const upsertSearchDocument = compiledOnce((db, slot: Slots<[postId: number, body: string, exact: number]>) =>
   db
     .insertInto('search_documents')
@@ -211,4 +307,3 @@ export async function refreshSearchDocument(db: Executor, eventId: number): Prom
   const { body, exact } = searchDocument([post, ...translations], post.password);
   await upsertSearchDocument(db, [eventId, body, exact]);
 }
-

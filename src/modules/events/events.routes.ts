@@ -12,7 +12,15 @@ import { presentEvent } from './events.present.js';
 import type { EventListInput } from './listing/input.js';
 import { listEventPage } from './listing/listing.js';
 import type { EffectiveBounds } from './listing/window.js';
-import { eventCreateArgs, eventDeleteArgs, eventListArgs, eventListSchema, eventReadArgs, EventSchema, eventUpdateArgs } from './events.schemas.js';
+import {
+  eventCreateArgs,
+  eventDeleteArgs,
+  eventListArgs,
+  eventListSchema,
+  eventReadArgs,
+  EventSchema,
+  eventUpdateArgs,
+} from './events.schemas.js';
 import * as service from './events.service.js';
 import { postRefOf as refOf } from '../posts/posts.ref.js';
 import { canEditPost } from '../posts/posts.rules.js';
@@ -27,7 +35,12 @@ const bound = (value: EffectiveBounds[keyof EffectiveBounds]) => (value ? format
  * The effective query that `rest_url` echoes (TEC's order, API.md §9, §18): computed date bounds,
  * every filter the request used (including categories, tags and search), URL-encoded by the builder.
  */
-function listQuery(ctx: RequestContext, input: EventListInput, given: ReadonlySet<string>, bounds: EffectiveBounds): Query {
+function listQuery(
+  ctx: RequestContext,
+  input: EventListInput,
+  given: ReadonlySet<string>,
+  bounds: EffectiveBounds,
+): Query {
   const status = input.status ?? (callerCan(ctx.caller, 'create_posts') ? undefined : ['publish']);
   return [
     ['page', input.page],
@@ -71,7 +84,14 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
       const input = args;
       const page = await listEventPage(ctx, events, input);
       const pages = totalPages(page.total, input.per_page);
-      const links = pageLinks((q) => ctx.urls.rest('events/', q), listQuery(ctx, input, given, page.bounds), input.page, input.page < pages, input.page > 1, true);
+      const links = pageLinks(
+        (q) => ctx.urls.rest('events/', q),
+        listQuery(ctx, input, given, page.bounds),
+        input.page,
+        input.page < pages,
+        input.page > 1,
+        true,
+      );
       setListHeaders(reply, page.total, pages, links);
       const rendered = await events.rendering.render(ctx, page.ids, { jsonLd: false, password: input.password });
       return sendList(reply, 'events', rendered, links, page.total, pages);
@@ -108,13 +128,25 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
       handler: async ({ ctx, args, params }, reply) => {
         if (args.context !== 'edit') {
           const { id, row } = await service.checkReadable(ctx, events.state, refOf(params), args.password);
-          const [[json]] = await events.rendering.render(ctx, [id], { jsonLd: true, password: args.password }, row ? [row] : []);
+          const [[json]] = await events.rendering.render(
+            ctx,
+            [id],
+            { jsonLd: true, password: args.password },
+            row ? [row] : [],
+          );
           return reply.type('application/json; charset=utf-8').send(json);
         }
         const bundle = await service.readEvent(ctx, events.state, refOf(params), args.password);
         const event = presentEvent(ctx, bundle, { jsonLd: true, blanked: false });
         requireEditContext(canEditPost(ctx.caller, bundle.row), ctx.caller !== null);
-        return { ...event, ...(await postTranslations(ctx.db, bundle.row.id, { title: 'title', description: 'description', excerpt: 'excerpt' })) };
+        return {
+          ...event,
+          ...(await postTranslations(ctx.db, bundle.row.id, {
+            title: 'title',
+            description: 'description',
+            excerpt: 'excerpt',
+          })),
+        };
       },
     });
     registerRoute(app, registry, {
@@ -140,7 +172,11 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
       tags,
       secured: true,
       responses: { 200: EventRef, ...errorResponses(401, 403, 404, 410) },
-      handler: async ({ ctx, args, params }) => presentEvent(ctx, await service.deleteEvent(ctx, events.state, refOf(params), args.force), { jsonLd: false, blanked: false }),
+      handler: async ({ ctx, args, params }) =>
+        presentEvent(ctx, await service.deleteEvent(ctx, events.state, refOf(params), args.force), {
+          jsonLd: false,
+          blanked: false,
+        }),
     });
   }
 }

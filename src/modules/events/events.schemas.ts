@@ -12,12 +12,24 @@ import { VenueSchema } from '../venues/venues.schemas.js';
 import { parseCostInput } from './events.cost.js';
 
 export const DateDetailsSchema = Type.Object(
-  { year: Type.String(), month: Type.String(), day: Type.String(), hour: Type.String(), minutes: Type.String(), seconds: Type.String() },
+  {
+    year: Type.String(),
+    month: Type.String(),
+    day: Type.String(),
+    hour: Type.String(),
+    minutes: Type.String(),
+    seconds: Type.String(),
+  },
   { $id: 'DateDetails', description: 'Zero-padded parts of a date' },
 );
 
 export const CostDetailsSchema = Type.Object(
-  { currency_symbol: Type.String(), currency_code: Type.String(), currency_position: Type.String(), values: Type.Array(Type.String()) },
+  {
+    currency_symbol: Type.String(),
+    currency_code: Type.String(),
+    currency_position: Type.String(),
+    values: Type.Array(Type.String()),
+  },
   { $id: 'CostDetails', description: 'Currency and numeric values of a cost' },
 );
 
@@ -76,7 +88,12 @@ export const EventSchema = Type.Object(
 export const eventListSchema = postListSchema('events', EventSchema);
 
 function passThrough(schema: TSchema, accepts: (raw: unknown) => boolean): ArgSpec<unknown, false> {
-  return { schema, required: false, always: false, parse: (raw) => (accepts(raw) ? ok(raw) : fail('invalid_parameter')) };
+  return {
+    schema,
+    required: false,
+    always: false,
+    parse: (raw) => (accepts(raw) ? ok(raw) : fail('invalid_parameter')),
+  };
 }
 
 const isScalar = (raw: unknown) => typeof raw === 'string' || typeof raw === 'number';
@@ -97,7 +114,9 @@ function termRefsArg(description: string): ArgSpec<string[], false> {
 }
 
 const costArg: ArgSpec<ReturnType<typeof parseCostInput> & object, false> = {
-  schema: Type.Union([Type.String(), Type.Number(), Type.Array(Type.Union([Type.String(), Type.Number()]))], { description: 'The event cost: a value, a range such as "10 - 20", or a list of values' }),
+  schema: Type.Union([Type.String(), Type.Number(), Type.Array(Type.Union([Type.String(), Type.Number()]))], {
+    description: 'The event cost: a value, a range such as "10 - 20", or a list of values',
+  }),
   required: false,
   always: false,
   parse: (raw) => {
@@ -118,8 +137,12 @@ function eventWriteArgs() {
     status: statusArg('The event post status'),
     timezone: arg.timezone({ description: 'The event time zone: an IANA name, UTC or UTC±N' }),
     all_day: arg.boolean({ description: 'Whether the event lasts whole days' }),
-    start_date: arg.dateText({ description: 'The event start date and time (any form of docs/api.md, "Dates and time zones")' }),
-    end_date: arg.dateText({ description: 'The event end date and time (any form of docs/api.md, "Dates and time zones")' }),
+    start_date: arg.dateText({
+      description: 'The event start date and time (any form of docs/api.md, "Dates and time zones")',
+    }),
+    end_date: arg.dateText({
+      description: 'The event end date and time (any form of docs/api.md, "Dates and time zones")',
+    }),
     image: imageArg,
     cost: costArg,
     website: arg.url({ description: 'The event website URL' }),
@@ -130,15 +153,32 @@ function eventWriteArgs() {
     featured: arg.boolean({ description: 'Whether the event is featured' }),
     categories: termRefsArg('The event categories: ids, slugs or (to create them) names'),
     tags: termRefsArg('The event tags: ids, slugs or (to create them) names'),
-    venue: passThrough(Type.Union([Type.Integer(), Type.Object({}, { additionalProperties: true }), Type.Null()], { description: 'A venue id, {"id": n}, an inline venue object, or null/0/"" to unlink' }), (raw) => raw === null || isScalar(raw) || isObject(raw) || Array.isArray(raw)),
-    organizer: passThrough(Type.Array(Type.Union([Type.Integer(), Type.Object({}, { additionalProperties: true })]), { description: 'Organizer ids and/or inline organizer objects, in order' }), (raw) => raw === null || isScalar(raw) || isObject(raw) || Array.isArray(raw)),
+    venue: passThrough(
+      Type.Union([Type.Integer(), Type.Object({}, { additionalProperties: true }), Type.Null()], {
+        description: 'A venue id, {"id": n}, an inline venue object, or null/0/"" to unlink',
+      }),
+      (raw) => raw === null || isScalar(raw) || isObject(raw) || Array.isArray(raw),
+    ),
+    organizer: passThrough(
+      Type.Array(Type.Union([Type.Integer(), Type.Object({}, { additionalProperties: true })]), {
+        description: 'Organizer ids and/or inline organizer objects, in order',
+      }),
+      (raw) => raw === null || isScalar(raw) || isObject(raw) || Array.isArray(raw),
+    ),
     password: arg.text({ description: 'The event password (empty: none)' }),
-    post_parent: refine(arg.integer({ description: 'The parent event id (0: none)' }), (value) => (value >= 0 ? ok(value) : fail('invalid_parameter'))),
+    post_parent: refine(arg.integer({ description: 'The parent event id (0: none)' }), (value) =>
+      value >= 0 ? ok(value) : fail('invalid_parameter'),
+    ),
   };
 }
 
 const writeArgs = eventWriteArgs();
-export const eventCreateArgs = { ...writeArgs, title: required(writeArgs.title), start_date: required(writeArgs.start_date), end_date: required(writeArgs.end_date) };
+export const eventCreateArgs = {
+  ...writeArgs,
+  title: required(writeArgs.title),
+  start_date: required(writeArgs.start_date),
+  end_date: required(writeArgs.end_date),
+};
 export const eventUpdateArgs = writeArgs;
 
 export const eventReadArgs = {
@@ -147,11 +187,16 @@ export const eventReadArgs = {
 };
 
 export const eventDeleteArgs = {
-  force: withDefault(arg.boolean({ description: 'Delete permanently instead of moving to the trash (editors and administrators)' }), () => false, false),
+  force: withDefault(
+    arg.boolean({ description: 'Delete permanently instead of moving to the trash (editors and administrators)' }),
+    () => false,
+    false,
+  ),
 };
 
-const ticketedArg = refine(arg.boolean({ description: 'Filter events with or without tickets (no ticketing: only false is accepted)' }), (value) =>
-  value ? fail('event_tickets_not_active', {}, 'event-tickets-not-active') : ok(false),
+const ticketedArg = refine(
+  arg.boolean({ description: 'Filter events with or without tickets (no ticketing: only false is accepted)' }),
+  (value) => (value ? fail('event_tickets_not_active', {}, 'event-tickets-not-active') : ok(false)),
 );
 
 export const eventListArgs = {
@@ -163,9 +208,17 @@ export const eventListArgs = {
   starts_after: arg.date({ description: 'Events that start after this date' }),
   ends_before: arg.date({ description: 'Events that end before this date' }),
   ends_after: arg.date({ description: 'Events that end after this date' }),
-  strict_dates: withDefault(arg.boolean({ description: 'Use the exact times of the date bounds instead of whole days' }), () => false, false),
-  search: arg.string({ description: 'Events whose title, excerpt or description contain every word ("quoted phrases", -excluded)' }),
-  categories: arg.idOrSlugList({ description: 'Events in any of these categories (slugs or ids; subcategories included)' }),
+  strict_dates: withDefault(
+    arg.boolean({ description: 'Use the exact times of the date bounds instead of whole days' }),
+    () => false,
+    false,
+  ),
+  search: arg.string({
+    description: 'Events whose title, excerpt or description contain every word ("quoted phrases", -excluded)',
+  }),
+  categories: arg.idOrSlugList({
+    description: 'Events in any of these categories (slugs or ids; subcategories included)',
+  }),
   tags: arg.idOrSlugList({ description: 'Events with any of these tags (slugs or ids)' }),
   venue: arg.idList({ description: 'Events at any of these venue ids' }),
   organizer: arg.idList({ description: 'Events with any of these organizer ids' }),
@@ -174,7 +227,9 @@ export const eventListArgs = {
   geoloc: arg.boolean({ description: 'Events whose venue has coordinates' }),
   geoloc_lat: coordinateArg('Latitude of the centre of a geographic search (with geoloc_lng)', 90),
   geoloc_lng: coordinateArg('Longitude of the centre of a geographic search (with geoloc_lat)', 180),
-  geoloc_radius: refine(arg.number({ description: 'Radius of the geographic search in km (default 25)' }), (value) => (value > 0 ? ok(value) : fail('invalid_parameter'))),
+  geoloc_radius: refine(arg.number({ description: 'Radius of the geographic search in km (default 25)' }), (value) =>
+    value > 0 ? ok(value) : fail('invalid_parameter'),
+  ),
   include: arg.idList({ description: 'Only these event ids, in this order; date filters are ignored' }),
   post_parent: arg.positiveInt({ description: 'Events whose parent is this event' }),
   ticketed: ticketedArg,

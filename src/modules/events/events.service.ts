@@ -15,7 +15,15 @@ import * as linkedRepo from '../linked/linked.repository.js';
 import { languages, linkedRowsById } from '../linked/linked.service.js';
 import * as posts from '../posts/posts.repository.js';
 import type { PostRef } from '../posts/posts.ref.js';
-import { imageIdOf, nextSlug, planPostUpdate, publicationInstant, requireAuthorChange, uniqueSlug, withSlugRetry } from '../posts/posts.writes.js';
+import {
+  imageIdOf,
+  nextSlug,
+  planPostUpdate,
+  publicationInstant,
+  requireAuthorChange,
+  uniqueSlug,
+  withSlugRetry,
+} from '../posts/posts.writes.js';
 import { canEditPost, canReadPost, scaleStatus, scheduleStatus } from '../posts/posts.rules.js';
 import * as termsRepo from '../terms/terms.repository.js';
 import { CATEGORIES, TAGS } from '../terms/taxonomies.js';
@@ -38,23 +46,36 @@ const seconds = (dt: DateTime) => Math.floor(dt.toSeconds());
 const flag = (value: boolean | undefined) => (value === undefined ? undefined : value ? 1 : 0);
 
 /** Loads what an event's representation embeds, for many events at once (no N+1). */
-export async function loadBundles(ctx: RequestContext, state: EventsState, rows: repo.EventRow[], db: Executor = ctx.db): Promise<EventBundle[]> {
+export async function loadBundles(
+  ctx: RequestContext,
+  state: EventsState,
+  rows: repo.EventRow[],
+  db: Executor = ctx.db,
+): Promise<EventBundle[]> {
   const venueIds = rows.map((r) => r.venue_id).filter((id): id is number => id !== null);
   const organizerIds = new Map(rows.map((row) => [row.id, row.organizer_ids]));
-  const terms = await termsOfLinks(ctx, state.terms, rows.flatMap((row) => row.term_ids.map((term_id) => ({ event_id: row.id, term_id }))), db);
+  const terms = await termsOfLinks(
+    ctx,
+    state.terms,
+    rows.flatMap((row) => row.term_ids.map((term_id) => ({ event_id: row.id, term_id }))),
+    db,
+  );
   const allOrganizers = [...new Set([...organizerIds.values()].flat())];
   const [venues, organizers] = await Promise.all([
     linkedRowsById(ctx, state.linked, VENUE_KIND, venueIds, db),
     linkedRowsById(ctx, state.linked, ORGANIZER_KIND, allOrganizers, db),
   ]);
   // An event never reveals a venue or organizer its reader may not read on its own (a draft, the trash).
-  const readable = (item: linkedRepo.LinkedRow | undefined) => (item && canReadPost(ctx.caller, item) ? item : undefined);
+  const readable = (item: linkedRepo.LinkedRow | undefined) =>
+    item && canReadPost(ctx.caller, item) ? item : undefined;
   return rows.map((row) => {
     const eventTerms = terms.get(row.id) ?? [];
     return {
       row,
       venue: row.venue_id !== null ? readable(venues.get(row.venue_id)) : undefined,
-      organizers: (organizerIds.get(row.id) ?? []).map((id) => readable(organizers.get(id))).filter((o): o is linkedRepo.LinkedRow => o !== undefined),
+      organizers: (organizerIds.get(row.id) ?? [])
+        .map((id) => readable(organizers.get(id)))
+        .filter((o): o is linkedRepo.LinkedRow => o !== undefined),
       categories: eventTerms.filter((t) => t.taxonomy === CATEGORIES.key),
       tags: eventTerms.filter((t) => t.taxonomy === TAGS.key),
     };
@@ -66,13 +87,26 @@ export async function loadBundles(ctx: RequestContext, state: EventsState, rows:
  * known, it is taken from the event's full row, read in the same round trip and handed on for
  * rendering (on PostgreSQL a first read is then one round trip, not two).
  */
-async function readableBase(ctx: RequestContext, state: EventsState, id: number): Promise<{ base: posts.PostBase | undefined; row?: repo.EventRow }> {
+async function readableBase(
+  ctx: RequestContext,
+  state: EventsState,
+  id: number,
+): Promise<{ base: posts.PostBase | undefined; row?: repo.EventRow }> {
   const version = await ctx.dataVersion();
   const cached = state.postBases.get(String(id), version);
   if (cached) return { base: cached };
   const [row] = await repo.findEvents(ctx.db, [id], languages(ctx));
   const base = row
-    ? { id, type: 'event', author_id: row.author_id, status: row.status, slug: row.slug, password: row.password, lang: row.lang, published_at: row.published_at }
+    ? {
+        id,
+        type: 'event',
+        author_id: row.author_id,
+        status: row.status,
+        slug: row.slug,
+        password: row.password,
+        lang: row.lang,
+        published_at: row.published_at,
+      }
     : await posts.findPostBase(ctx.db, id);
   if (base) state.postBases.set(String(id), version, base);
   return { base, row };
@@ -82,7 +116,11 @@ async function readableBase(ctx: RequestContext, state: EventsState, id: number)
  * A read by slug: the slug's event id is reused until data changes, and the rest is a read by id
  * (on PostgreSQL a repeated read by slug then costs no round trip but the data version's).
  */
-async function readableBySlug(ctx: RequestContext, state: EventsState, slug: string): Promise<{ base: posts.PostBase; row?: repo.EventRow }> {
+async function readableBySlug(
+  ctx: RequestContext,
+  state: EventsState,
+  slug: string,
+): Promise<{ base: posts.PostBase; row?: repo.EventRow }> {
   const version = await ctx.dataVersion();
   const key = `event|${slug}`;
   let id = state.slugIds.get(key, version);
@@ -95,9 +133,14 @@ async function readableBySlug(ctx: RequestContext, state: EventsState, slug: str
   return { base, row };
 }
 
-const slugNotFound = (slug: string) => new ApiError('rest-event-not-found', { message: 'rest_event_slug_not_found', vars: { slug } });
+const slugNotFound = (slug: string) =>
+  new ApiError('rest-event-not-found', { message: 'rest_event_slug_not_found', vars: { slug } });
 
-async function readableById(ctx: RequestContext, state: EventsState, id: number): Promise<{ base: posts.PostBase; row?: repo.EventRow }> {
+async function readableById(
+  ctx: RequestContext,
+  state: EventsState,
+  id: number,
+): Promise<{ base: posts.PostBase; row?: repo.EventRow }> {
   const { base, row } = await readableBase(ctx, state, id);
   return { base: requireEvent(base, id), row };
 }
@@ -118,7 +161,12 @@ async function resolveEvent(ctx: RequestContext, ref: EventRef, db: Executor = c
   return requireEvent(await posts.findPostBase(db, ref.id), ref.id);
 }
 
-export async function loadEvent(ctx: RequestContext, state: EventsState, id: number, db: Executor = ctx.db): Promise<EventBundle> {
+export async function loadEvent(
+  ctx: RequestContext,
+  state: EventsState,
+  id: number,
+  db: Executor = ctx.db,
+): Promise<EventBundle> {
   const row = await repo.findEvent(db, id, languages(ctx));
   if (!row) throw new ApiError('rest-event-not-found', { vars: { id } });
   return (await loadBundles(ctx, state, [row], db))[0];
@@ -128,7 +176,12 @@ export async function loadEvent(ctx: RequestContext, state: EventsState, id: num
  * GET /events/{id} and by slug (API.md §14), checks in order: exists → is an event → trashed →
  * readable → password (unless it matches or the caller may edit the event).
  */
-export async function readEvent(ctx: RequestContext, state: EventsState, ref: EventRef, password: string | undefined): Promise<EventBundle> {
+export async function readEvent(
+  ctx: RequestContext,
+  state: EventsState,
+  ref: EventRef,
+  password: string | undefined,
+): Promise<EventBundle> {
   return loadEvent(ctx, state, (await checkReadable(ctx, state, ref, password)).id);
 }
 
@@ -136,11 +189,18 @@ export async function readEvent(ctx: RequestContext, state: EventsState, ref: Ev
  * The §14 checks of a single read; returns the event id when the caller may see it whole, and its
  * full row when the checks had to read it.
  */
-export async function checkReadable(ctx: RequestContext, state: EventsState, ref: EventRef, password: string | undefined): Promise<{ id: number; row?: repo.EventRow }> {
-  const { base: post, row } = 'id' in ref ? await readableById(ctx, state, ref.id) : await readableBySlug(ctx, state, ref.slug);
+export async function checkReadable(
+  ctx: RequestContext,
+  state: EventsState,
+  ref: EventRef,
+  password: string | undefined,
+): Promise<{ id: number; row?: repo.EventRow }> {
+  const { base: post, row } =
+    'id' in ref ? await readableById(ctx, state, ref.id) : await readableBySlug(ctx, state, ref.slug);
   if (post.status === 'trash') throw new ApiError('event-no-longer-available');
   if (!canReadPost(ctx.caller, post)) throw new ApiError('event-not-accessible');
-  if (post.password !== '' && password !== post.password && !canEditPost(ctx.caller, post)) throw new ApiError('event-password-protected');
+  if (post.password !== '' && password !== post.password && !canEditPost(ctx.caller, post))
+    throw new ApiError('event-password-protected');
   return { id: post.id, row };
 }
 
@@ -166,7 +226,11 @@ function computeTimes(ctx: RequestContext, input: EventWriteInput, current: Time
   const timezone = input.timezone ?? current?.timezone ?? ctx.config.siteTimezone;
   const zone = zoneOf(timezone);
   // A bound not sent keeps its local wall-clock time (creates send both: the arguments require them).
-  const bound = (raw: string | number | undefined, name: 'start_date' | 'end_date', stored: 'start_utc' | 'end_utc') => {
+  const bound = (
+    raw: string | number | undefined,
+    name: 'start_date' | 'end_date',
+    stored: 'start_utc' | 'end_utc',
+  ) => {
     if (raw !== undefined) return parseBound(ctx, raw, timezone, name);
     if (!current) throw invalidParam(name, { message: 'invalid_date' });
     return localTime(current[stored], current.timezone).setZone(zone, { keepLocalTime: true });
@@ -175,13 +239,20 @@ function computeTimes(ctx: RequestContext, input: EventWriteInput, current: Time
   let end = bound(input.end_date, 'end_date', 'end_utc');
   const allDay = input.all_day ?? current?.all_day ?? false;
   if (allDay) ({ start, end } = snapToDays(start.setZone(zone), end.setZone(zone)));
-  if (seconds(end) < seconds(start)) throw invalidParam('end_date', { message: 'end_before_start', code: 'end_before_start' });
+  if (seconds(end) < seconds(start))
+    throw invalidParam('end_date', { message: 'end_before_start', code: 'end_before_start' });
   return { start_utc: seconds(start), end_utc: seconds(end), timezone, all_day: allDay };
 }
 
-function storedCost(input: EventWriteInput['cost']): Pick<repo.EventColumns, 'cost' | 'currency_symbol' | 'currency_position'> | undefined {
+function storedCost(
+  input: EventWriteInput['cost'],
+): Pick<repo.EventColumns, 'cost' | 'currency_symbol' | 'currency_position'> | undefined {
   if (!input) return undefined;
-  return { cost: input.values.length > 0 ? JSON.stringify(input.values) : '', currency_symbol: input.currency_symbol, currency_position: input.currency_position };
+  return {
+    cost: input.values.length > 0 ? JSON.stringify(input.values) : '',
+    currency_symbol: input.currency_symbol,
+    currency_position: input.currency_position,
+  };
 }
 
 interface Relations {
@@ -192,9 +263,14 @@ interface Relations {
 }
 
 /** Database checks of a write, all reported together before anything is written (API.md §5). */
-async function validateWrite(ctx: RequestContext, input: EventWriteInput, selfId: number | undefined): Promise<Relations> {
+async function validateWrite(
+  ctx: RequestContext,
+  input: EventWriteInput,
+  selfId: number | undefined,
+): Promise<Relations> {
   const problems = new Map<string, ParamProblem>();
-  if (input.author !== undefined && !(await posts.userExists(ctx.db, input.author))) problems.set('author', { message: 'unknown_user', vars: { value: input.author } });
+  if (input.author !== undefined && !(await posts.userExists(ctx.db, input.author)))
+    problems.set('author', { message: 'unknown_user', vars: { value: input.author } });
   if (input.post_parent !== undefined && input.post_parent !== 0) {
     if (input.post_parent === selfId || (await posts.postType(ctx.db, input.post_parent)) !== 'event') {
       problems.set('post_parent', { message: 'unknown_event', vars: { value: input.post_parent } });
@@ -202,8 +278,10 @@ async function validateWrite(ctx: RequestContext, input: EventWriteInput, selfId
   }
   const result: Relations = {};
   if (input.venue !== undefined) result.venue = await relations.parseLinked(ctx, VENUE_KIND, input.venue, problems);
-  if (input.organizer !== undefined) result.organizers = await relations.parseLinked(ctx, ORGANIZER_KIND, input.organizer, problems);
-  if (input.categories !== undefined) result.categories = await relations.parseTermRefs(ctx, CATEGORIES, input.categories, 'categories', problems);
+  if (input.organizer !== undefined)
+    result.organizers = await relations.parseLinked(ctx, ORGANIZER_KIND, input.organizer, problems);
+  if (input.categories !== undefined)
+    result.categories = await relations.parseTermRefs(ctx, CATEGORIES, input.categories, 'categories', problems);
   if (input.tags !== undefined) result.tags = await relations.parseTermRefs(ctx, TAGS, input.tags, 'tags', problems);
   if (problems.size > 0) throw invalidParams(problems);
   return result;
@@ -215,9 +293,14 @@ async function writeRelations(ctx: RequestContext, trx: Executor, eventId: numbe
     const [venueId] = await relations.materialiseLinked(ctx, trx, VENUE_KIND, rel.venue);
     await repo.updateEventColumns(trx, eventId, { venue_id: venueId ?? null });
   }
-  if (rel.organizers) await repo.setOrganizers(trx, eventId, await relations.materialiseLinked(ctx, trx, ORGANIZER_KIND, rel.organizers));
-  for (const [taxonomy, refs] of [[CATEGORIES, rel.categories], [TAGS, rel.tags]] as const) {
-    if (refs) await repo.setTerms(trx, eventId, taxonomy.key, await relations.materialiseTerms(ctx, trx, taxonomy, refs));
+  if (rel.organizers)
+    await repo.setOrganizers(trx, eventId, await relations.materialiseLinked(ctx, trx, ORGANIZER_KIND, rel.organizers));
+  for (const [taxonomy, refs] of [
+    [CATEGORIES, rel.categories],
+    [TAGS, rel.tags],
+  ] as const) {
+    if (refs)
+      await repo.setTerms(trx, eventId, taxonomy.key, await relations.materialiseTerms(ctx, trx, taxonomy, refs));
   }
 }
 
@@ -225,7 +308,12 @@ async function writeRelations(ctx: RequestContext, trx: Executor, eventId: numbe
  * Runs an event write and keeps term counts (published events per term, API.md §12) exact by
  * applying the difference between the event's state before and after, instead of recounting.
  */
-async function withCounts<T>(trx: Executor, changes: ChangeSet, eventId: number | undefined, write: () => Promise<T & { id: number }>): Promise<T & { id: number }> {
+async function withCounts<T>(
+  trx: Executor,
+  changes: ChangeSet,
+  eventId: number | undefined,
+  write: () => Promise<T & { id: number }>,
+): Promise<T & { id: number }> {
   const lock = dialectOfExecutor(trx) === 'postgres';
   const before = eventId === undefined ? { published: false, termIds: [] } : await repo.countState(trx, eventId, lock);
   const result = await write();
@@ -250,60 +338,75 @@ export async function createEvent(ctx: RequestContext, input: EventCreateInput):
   const now = seconds(ctx.now);
   const publishedAt = publicationInstant(input) ?? now;
   const status = scheduleStatus(scaleStatus(ctx.caller, input.status), publishedAt, now);
-  const baseSlug = input.slug === undefined && (status === 'draft' || status === 'pending') ? '' : toSlug(input.slug ?? input.title);
+  const baseSlug =
+    input.slug === undefined && (status === 'draft' || status === 'pending') ? '' : toSlug(input.slug ?? input.title);
   const cost = storedCost(input.cost);
   const id = await withSlugRetry((attempt) =>
-    ctx.write(async (trx, changes) => (await withCounts(trx, changes, undefined, async () => {
-      const id = await posts.insertPost(trx, {
-        type: 'event',
-        author_id: input.author ?? ctx.caller?.userId ?? 0,
-        status,
-        slug: await uniqueSlug(trx, 'event', baseSlug, undefined, attempt),
-        title: input.title,
-        description: sanitizeHtml(input.description ?? ''),
-        excerpt: sanitizeHtml(input.excerpt ?? ''),
-        password: input.password ?? '',
-        lang: ctx.lang,
-        parent_id: input.post_parent ?? 0,
-        image_id: input.image !== undefined ? await imageIdOf(ctx, trx, input.image) : null,
-        published_at: publishedAt,
-        modified_at: now,
-      });
-      await repo.insertEventColumns(trx, id, {
-        start_utc: times.start_utc,
-        end_utc: times.end_utc,
-        ...sortKeys(times.start_utc, times.end_utc, times.timezone, times.all_day, ctx.config.siteTimezone),
-        timezone: times.timezone,
-        all_day: times.all_day ? 1 : 0,
-        cost: cost?.cost ?? '',
-        currency_symbol: cost?.currency_symbol ?? '',
-        currency_code: '',
-        currency_position: cost?.currency_position ?? '',
-        website: input.website || null,
-        show_map: flag(input.show_map) ?? 0,
-        show_map_link: flag(input.show_map_link) ?? 0,
-        hide_from_listings: flag(input.hide_from_listings) ?? 0,
-        sticky: flag(input.sticky) ?? 0,
-        featured: flag(input.featured) ?? 0,
-        venue_id: null,
-        status,
-        author_id: input.author ?? ctx.caller?.userId ?? 0,
-      });
-      await writeRelations(ctx, trx, id, rel);
-      await repo.refreshSearchDocument(trx, id);
-      return { id };
-    })).id),
+    ctx.write(
+      async (trx, changes) =>
+        (
+          await withCounts(trx, changes, undefined, async () => {
+            const id = await posts.insertPost(trx, {
+              type: 'event',
+              author_id: input.author ?? ctx.caller?.userId ?? 0,
+              status,
+              slug: await uniqueSlug(trx, 'event', baseSlug, undefined, attempt),
+              title: input.title,
+              description: sanitizeHtml(input.description ?? ''),
+              excerpt: sanitizeHtml(input.excerpt ?? ''),
+              password: input.password ?? '',
+              lang: ctx.lang,
+              parent_id: input.post_parent ?? 0,
+              image_id: input.image !== undefined ? await imageIdOf(ctx, trx, input.image) : null,
+              published_at: publishedAt,
+              modified_at: now,
+            });
+            await repo.insertEventColumns(trx, id, {
+              start_utc: times.start_utc,
+              end_utc: times.end_utc,
+              ...sortKeys(times.start_utc, times.end_utc, times.timezone, times.all_day, ctx.config.siteTimezone),
+              timezone: times.timezone,
+              all_day: times.all_day ? 1 : 0,
+              cost: cost?.cost ?? '',
+              currency_symbol: cost?.currency_symbol ?? '',
+              currency_code: '',
+              currency_position: cost?.currency_position ?? '',
+              website: input.website || null,
+              show_map: flag(input.show_map) ?? 0,
+              show_map_link: flag(input.show_map_link) ?? 0,
+              hide_from_listings: flag(input.hide_from_listings) ?? 0,
+              sticky: flag(input.sticky) ?? 0,
+              featured: flag(input.featured) ?? 0,
+              venue_id: null,
+              status,
+              author_id: input.author ?? ctx.caller?.userId ?? 0,
+            });
+            await writeRelations(ctx, trx, id, rel);
+            await repo.refreshSearchDocument(trx, id);
+            return { id };
+          })
+        ).id,
+    ),
   );
   return id;
 }
 
 async function currentTimes(ctx: RequestContext, id: number): Promise<Times> {
-  const row = await ctx.db.selectFrom('events').select(['start_utc', 'end_utc', 'timezone', 'all_day']).where('post_id', '=', id).executeTakeFirstOrThrow();
+  const row = await ctx.db
+    .selectFrom('events')
+    .select(['start_utc', 'end_utc', 'timezone', 'all_day'])
+    .where('post_id', '=', id)
+    .executeTakeFirstOrThrow();
   return { start_utc: row.start_utc, end_utc: row.end_utc, timezone: row.timezone, all_day: row.all_day === 1 };
 }
 
 function touchesTimes(input: EventWriteInput): boolean {
-  return input.start_date !== undefined || input.end_date !== undefined || input.timezone !== undefined || input.all_day !== undefined;
+  return (
+    input.start_date !== undefined ||
+    input.end_date !== undefined ||
+    input.timezone !== undefined ||
+    input.all_day !== undefined
+  );
 }
 
 /** Partial update by id or slug (API.md §13): omitted fields keep their values. */
@@ -334,25 +437,34 @@ export async function updateEvent(ctx: RequestContext, ref: EventRef, input: Eve
     if (input[name] !== undefined) columns[name] = input[name] ? 1 : 0;
   }
   await withSlugRetry((attempt) =>
-    ctx.write((trx, changeSet) => withCounts(trx, changeSet, post.id, async () => {
-      const slug = await nextSlug(trx, post, status, { slug: input.slug, name: input.title }, attempt);
-      if (slug !== post.slug) changes.slug = slug;
-      if (input.image !== undefined) changes.image_id = await imageIdOf(ctx, trx, input.image);
-      await posts.updatePost(trx, post.id, changes);
-      if (!inOriginal) await posts.upsertPostTranslation(trx, post.id, ctx.lang, translated);
-      await repo.updateEventColumns(trx, post.id, columns);
-      await writeRelations(ctx, trx, post.id, rel);
-      if (Object.keys(translated).length > 0 || input.password !== undefined) await repo.refreshSearchDocument(trx, post.id);
-      return { id: post.id };
-    })),
+    ctx.write((trx, changeSet) =>
+      withCounts(trx, changeSet, post.id, async () => {
+        const slug = await nextSlug(trx, post, status, { slug: input.slug, name: input.title }, attempt);
+        if (slug !== post.slug) changes.slug = slug;
+        if (input.image !== undefined) changes.image_id = await imageIdOf(ctx, trx, input.image);
+        await posts.updatePost(trx, post.id, changes);
+        if (!inOriginal) await posts.upsertPostTranslation(trx, post.id, ctx.lang, translated);
+        await repo.updateEventColumns(trx, post.id, columns);
+        await writeRelations(ctx, trx, post.id, rel);
+        if (Object.keys(translated).length > 0 || input.password !== undefined)
+          await repo.refreshSearchDocument(trx, post.id);
+        return { id: post.id };
+      }),
+    ),
   );
   return post.id;
 }
 
 /** DELETE (API.md §13): trash (410 the second time) or, with force=true for editors, delete for good. */
-export async function deleteEvent(ctx: RequestContext, state: EventsState, ref: EventRef, force: boolean): Promise<EventBundle> {
+export async function deleteEvent(
+  ctx: RequestContext,
+  state: EventsState,
+  ref: EventRef,
+  force: boolean,
+): Promise<EventBundle> {
   const post = await resolveEvent(ctx, ref);
-  if (!canEditPost(ctx.caller, post) || (force && !callerCan(ctx.caller, 'delete_permanently'))) throw forbidden(ctx.caller !== null);
+  if (!canEditPost(ctx.caller, post) || (force && !callerCan(ctx.caller, 'delete_permanently')))
+    throw forbidden(ctx.caller !== null);
   if (!force && post.status === 'trash') throw new ApiError('event-is-in-trash');
   if (force) {
     const last = await loadEvent(ctx, state, post.id);
@@ -367,7 +479,11 @@ export async function deleteEvent(ctx: RequestContext, state: EventsState, ref: 
   }
   await ctx.write((trx, changes) =>
     withCounts(trx, changes, post.id, async () => {
-      await posts.updatePost(trx, post.id, { status: 'trash', slug: await posts.uniqueTrashedSlug(trx, 'event', post.slug, post.id), modified_at: seconds(ctx.now) });
+      await posts.updatePost(trx, post.id, {
+        status: 'trash',
+        slug: await posts.uniqueTrashedSlug(trx, 'event', post.slug, post.id),
+        modified_at: seconds(ctx.now),
+      });
       await repo.updateEventColumns(trx, post.id, { status: 'trash' });
       return { id: post.id };
     }),

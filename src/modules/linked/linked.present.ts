@@ -14,7 +14,12 @@ export function siteDate(ctx: RequestContext, seconds: number): string {
 export const utcDate = formatUtcSeconds;
 
 /** Public page of a post: `/{type}/{slug}/` when published, TEC's `?post_type=…&p=` form otherwise. */
-export function postPageUrl(ctx: RequestContext, type: string, wpPostType: string, row: { id: number; status: string; slug: string }): string {
+export function postPageUrl(
+  ctx: RequestContext,
+  type: string,
+  wpPostType: string,
+  row: { id: number; status: string; slug: string },
+): string {
   if (row.status === 'publish' && row.slug !== '') return ctx.urls.page(`/${type}/${encodeURIComponent(row.slug)}/`);
   return ctx.urls.page(`/?post_type=${wpPostType}&p=${row.id}`);
 }
@@ -47,7 +52,14 @@ export function presentPostHead(ctx: RequestContext, kind: LinkedKind, row: Link
 export function withoutEmpty(object: Record<string, unknown>): Record<string, unknown> {
   const result: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(object)) {
-    const empty = value === undefined || value === null || value === '' || value === '0' || value === false || value === 0 || (Array.isArray(value) && value.length === 0);
+    const empty =
+      value === undefined ||
+      value === null ||
+      value === '' ||
+      value === '0' ||
+      value === false ||
+      value === 0 ||
+      (Array.isArray(value) && value.length === 0);
     if (!empty) result[key] = value;
   }
   return result;

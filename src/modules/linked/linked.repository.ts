@@ -37,13 +37,14 @@ function selectLinked(db: Executor, kind: LinkedKind, { lang, defaultLang }: Lan
   return (db as unknown as LooseDb)
     .selectFrom('posts')
     .innerJoin(`${kind.table} as d`, 'd.post_id', 'posts.id')
-    .leftJoin('post_translations as tr_req', (join) => join.onRef('tr_req.post_id', '=', 'posts.id').on('tr_req.lang', '=', lang))
-    .leftJoin('post_translations as tr_def', (join) => join.onRef('tr_def.post_id', '=', 'posts.id').on('tr_def.lang', '=', defaultLang))
+    .leftJoin('post_translations as tr_req', (join) =>
+      join.onRef('tr_req.post_id', '=', 'posts.id').on('tr_req.lang', '=', lang),
+    )
+    .leftJoin('post_translations as tr_def', (join) =>
+      join.onRef('tr_def.post_id', '=', 'posts.id').on('tr_def.lang', '=', defaultLang),
+    )
     .leftJoin('images', 'images.id', 'posts.image_id')
-    .select([
-      ...postColumns(lang, defaultLang),
-      ...kind.detailColumns.map((column) => `d.${column} as d_${column}`),
-    ])
+    .select([...postColumns(lang, defaultLang), ...kind.detailColumns.map((column) => `d.${column} as d_${column}`)])
     .where('posts.type', '=', kind.type);
 }
 
@@ -53,14 +54,26 @@ function toRow(kind: LinkedKind, raw: Record<string, unknown>): LinkedRow {
   return { ...(raw as unknown as LinkedRow), details };
 }
 
-export async function findLinked(db: Executor, kind: LinkedKind, id: number, languages: Languages): Promise<LinkedRow | undefined> {
+export async function findLinked(
+  db: Executor,
+  kind: LinkedKind,
+  id: number,
+  languages: Languages,
+): Promise<LinkedRow | undefined> {
   const raw = await selectLinked(db, kind, languages).where('posts.id', '=', id).executeTakeFirst();
   return raw ? toRow(kind, raw) : undefined;
 }
 
-export async function findLinkedMany(db: Executor, kind: LinkedKind, ids: readonly number[], languages: Languages): Promise<Map<number, LinkedRow>> {
+export async function findLinkedMany(
+  db: Executor,
+  kind: LinkedKind,
+  ids: readonly number[],
+  languages: Languages,
+): Promise<Map<number, LinkedRow>> {
   if (ids.length === 0) return new Map();
-  const rows = await selectLinked(db, kind, languages).where('posts.id', 'in', [...ids]).execute();
+  const rows = await selectLinked(db, kind, languages)
+    .where('posts.id', 'in', [...ids])
+    .execute();
   return new Map(rows.map((raw: Record<string, unknown>) => [raw.id as number, toRow(kind, raw)]));
 }
 
@@ -77,7 +90,10 @@ export interface LinkedFilter {
 /** Events linked to the item in `alias` (the venue or organizer post row). */
 function linkedEvents(kind: LinkedKind, db: LooseDb) {
   return kind.type === 'venue'
-    ? db.selectFrom('events as le').innerJoin('posts as lp', 'lp.id', 'le.post_id').whereRef('le.venue_id', '=', 'posts.id')
+    ? db
+        .selectFrom('events as le')
+        .innerJoin('posts as lp', 'lp.id', 'le.post_id')
+        .whereRef('le.venue_id', '=', 'posts.id')
     : db
         .selectFrom('event_organizers as lo')
         .innerJoin('events as le', 'le.post_id', 'lo.event_id')
@@ -85,15 +101,28 @@ function linkedEvents(kind: LinkedKind, db: LooseDb) {
         .whereRef('lo.organizer_id', '=', 'posts.id');
 }
 
-function searchCondition(db: Executor, kind: LinkedKind, words: readonly string[], languages: Languages): Expression<SqlBool> {
+function searchCondition(
+  db: Executor,
+  kind: LinkedKind,
+  words: readonly string[],
+  languages: Languages,
+): Expression<SqlBool> {
   const fields = [
     translatedColumn('posts', 'title', languages.lang, languages.defaultLang),
     translatedColumn('posts', 'description', languages.lang, languages.defaultLang),
     translatedColumn('posts', 'excerpt', languages.lang, languages.defaultLang),
     ...kind.searchColumns.map((column) => sql.ref(`d.${column}`)),
   ];
-  const perField = fields.map((field) => sql.join(words.map((word) => containsIgnoringCase(db, field as RawBuilder<string>, word)), sql` AND `));
-  return sql<SqlBool>`(${sql.join(perField.map((clause) => sql`(${clause})`), sql` OR `)})`;
+  const perField = fields.map((field) =>
+    sql.join(
+      words.map((word) => containsIgnoringCase(db, field as RawBuilder<string>, word)),
+      sql` AND `,
+    ),
+  );
+  return sql<SqlBool>`(${sql.join(
+    perField.map((clause) => sql`(${clause})`),
+    sql` OR `,
+  )})`;
 }
 
 function filtered(db: Executor, kind: LinkedKind, filter: LinkedFilter, languages: Languages) {
@@ -107,7 +136,9 @@ function filtered(db: Executor, kind: LinkedKind, filter: LinkedFilter, language
   if (filter.hasEvents !== undefined) {
     // Only drafts and pending events do not make an item "have events" (API.md §11, TEC §9).
     const countedEvents = linkedEvents(kind, loose).select('lp.id').where('lp.status', 'not in', ['draft', 'pending']);
-    query = filter.hasEvents ? query.where((eb) => eb.exists(countedEvents)) : query.where((eb) => eb.not(eb.exists(countedEvents)));
+    query = filter.hasEvents
+      ? query.where((eb) => eb.exists(countedEvents))
+      : query.where((eb) => eb.not(eb.exists(countedEvents)));
   }
   if (filter.upcomingSince !== undefined) {
     const since = filter.upcomingSince;
@@ -125,7 +156,14 @@ function filtered(db: Executor, kind: LinkedKind, filter: LinkedFilter, language
 }
 
 /** Ids of one page, newest publication first (API.md §11). */
-export async function listLinkedIds(db: Executor, kind: LinkedKind, filter: LinkedFilter, languages: Languages, limit: number, offset: number): Promise<number[]> {
+export async function listLinkedIds(
+  db: Executor,
+  kind: LinkedKind,
+  filter: LinkedFilter,
+  languages: Languages,
+  limit: number,
+  offset: number,
+): Promise<number[]> {
   const rows = await filtered(db, kind, filter, languages)
     .clearSelect()
     .select('posts.id')
@@ -137,7 +175,12 @@ export async function listLinkedIds(db: Executor, kind: LinkedKind, filter: Link
   return rows.map((row: { id: number }) => row.id);
 }
 
-export async function countLinked(db: Executor, kind: LinkedKind, filter: LinkedFilter, languages: Languages): Promise<number> {
+export async function countLinked(
+  db: Executor,
+  kind: LinkedKind,
+  filter: LinkedFilter,
+  languages: Languages,
+): Promise<number> {
   const row = await filtered(db, kind, filter, languages)
     .clearSelect()
     .select((eb: { fn: { countAll: () => { as: (n: string) => unknown } } }) => eb.fn.countAll().as('n') as never)
@@ -146,7 +189,13 @@ export async function countLinked(db: Executor, kind: LinkedKind, filter: Linked
 }
 
 /** An existing, non-trashed item with this name (case-insensitive) and, if given, description (TEC duplicate reuse). */
-export async function findDuplicate(db: Executor, kind: LinkedKind, name: string, description: string | undefined, caller: Caller | null): Promise<number | undefined> {
+export async function findDuplicate(
+  db: Executor,
+  kind: LinkedKind,
+  name: string,
+  description: string | undefined,
+  caller: Caller | null,
+): Promise<number | undefined> {
   let query = (db as unknown as LooseDb)
     .selectFrom('posts')
     .select('posts.id')
@@ -154,22 +203,37 @@ export async function findDuplicate(db: Executor, kind: LinkedKind, name: string
     .where('posts.status', '<>', 'trash')
     .where(sql<SqlBool>`lower(posts.title) = ${name.toLowerCase()}`)
     .where(visibleTo('posts', caller, undefined));
-  if (description !== undefined) query = query.where(sql<SqlBool>`lower(posts.description) = ${description.toLowerCase()}`);
+  if (description !== undefined)
+    query = query.where(sql<SqlBool>`lower(posts.description) = ${description.toLowerCase()}`);
   const row = await query.orderBy('posts.id').executeTakeFirst();
   return row?.id as number | undefined;
 }
 
-export async function insertDetails(db: Executor, kind: LinkedKind, postId: number, details: Record<string, unknown>): Promise<void> {
-  await (db as unknown as LooseDb).insertInto(kind.table).values({ post_id: postId, ...details }).execute();
+export async function insertDetails(
+  db: Executor,
+  kind: LinkedKind,
+  postId: number,
+  details: Record<string, unknown>,
+): Promise<void> {
+  await (db as unknown as LooseDb)
+    .insertInto(kind.table)
+    .values({ post_id: postId, ...details })
+    .execute();
 }
 
-export async function updateDetails(db: Executor, kind: LinkedKind, postId: number, details: Record<string, unknown>): Promise<void> {
+export async function updateDetails(
+  db: Executor,
+  kind: LinkedKind,
+  postId: number,
+  details: Record<string, unknown>,
+): Promise<void> {
   if (Object.keys(details).length === 0) return;
   await (db as unknown as LooseDb).updateTable(kind.table).set(details).where('post_id', '=', postId).execute();
 }
 
 /** Trashing or deleting a venue or organizer removes it from every event (API.md §13). */
 export async function unlinkFromEvents(db: Executor, kind: LinkedKind, postId: number): Promise<void> {
-  if (kind.type === 'venue') await db.updateTable('events').set({ venue_id: null }).where('venue_id', '=', postId).execute();
+  if (kind.type === 'venue')
+    await db.updateTable('events').set({ venue_id: null }).where('venue_id', '=', postId).execute();
   else await db.deleteFrom('event_organizers').where('organizer_id', '=', postId).execute();
 }

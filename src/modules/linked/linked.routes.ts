@@ -30,7 +30,11 @@ export interface LinkedResource {
   details(args: Record<string, unknown>, mode: 'create' | 'update'): Record<string, unknown>;
 }
 
-function writeInput(resource: LinkedResource, args: Record<string, unknown>, mode: 'create' | 'update'): service.LinkedWriteInput {
+function writeInput(
+  resource: LinkedResource,
+  args: Record<string, unknown>,
+  mode: 'create' | 'update',
+): service.LinkedWriteInput {
   return {
     name: args[resource.kind.nameField] as string | undefined,
     description: args.description as string | undefined,
@@ -67,7 +71,12 @@ function refOf(params: { id?: number; slug?: string }): service.PostRef {
 }
 
 /** Registers list, create, and the by-id and by-slug item routes of a venue-like resource. */
-export function registerLinkedRoutes(app: FastifyInstance, registry: RouteRegistry, state: LinkedState, resource: LinkedResource): void {
+export function registerLinkedRoutes(
+  app: FastifyInstance,
+  registry: RouteRegistry,
+  state: LinkedState,
+  resource: LinkedResource,
+): void {
   const { kind } = resource;
   const ref = Type.Ref(resource.schema);
   const serialize = compileSerializer(resource.schema, [ImageSchema]);
@@ -107,7 +116,14 @@ export function registerLinkedRoutes(app: FastifyInstance, registry: RouteRegist
       const input = request.args as unknown as service.LinkedListInput;
       const { ids, total } = await service.listLinked(ctx, state, kind, input);
       const pages = totalPages(total, input.per_page);
-      const links = pageLinks((q) => ctx.urls.rest(`${kind.path}/`, q), listQuery(request, input), input.page, input.page < pages, input.page > 1, true);
+      const links = pageLinks(
+        (q) => ctx.urls.rest(`${kind.path}/`, q),
+        listQuery(request, input),
+        input.page,
+        input.page < pages,
+        input.page > 1,
+        true,
+      );
       setListHeaders(reply, total, pages, links);
       const items = await renderList(ctx, ids);
       return sendList(reply, kind.path, items, links, total, pages);
@@ -147,7 +163,10 @@ export function registerLinkedRoutes(app: FastifyInstance, registry: RouteRegist
         const item = resource.present(ctx, row, { jsonLd: true });
         if (args.context !== 'edit') return item;
         requireEditContext(canEditPost(ctx.caller, row), ctx.caller !== null);
-        return { ...item, ...(await postTranslations(ctx.db, row.id, { title: kind.nameField, description: 'description' })) };
+        return {
+          ...item,
+          ...(await postTranslations(ctx.db, row.id, { title: kind.nameField, description: 'description' })),
+        };
       },
     });
     registerRoute(app, registry, {
@@ -174,7 +193,9 @@ export function registerLinkedRoutes(app: FastifyInstance, registry: RouteRegist
       secured: true,
       responses: { 200: ref, ...errorResponses(401, 403, 404, 410) },
       handler: async ({ ctx, args, params }) => {
-        return resource.present(ctx, await service.deleteLinked(ctx, kind, refOf(params), args.force), { jsonLd: false });
+        return resource.present(ctx, await service.deleteLinked(ctx, kind, refOf(params), args.force), {
+          jsonLd: false,
+        });
       },
     });
   }

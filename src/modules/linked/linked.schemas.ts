@@ -5,7 +5,10 @@ import { pageArg, perPageArg } from '../terms/terms.schemas.js';
 import { authorArg, imageArg, statusArg, statusListArg } from '../posts/posts.args.js';
 
 /** `json_ld` objects (schema.org) are open-ended. */
-export const JsonLdSchema = Type.Object({}, { additionalProperties: true, description: 'schema.org JSON-LD (single reads only)' });
+export const JsonLdSchema = Type.Object(
+  {},
+  { additionalProperties: true, description: 'schema.org JSON-LD (single reads only)' },
+);
 
 /** The head of a venue or organizer object (tec-api.md §5.2, §5.3): empty values are omitted. */
 export function postHeadFields(name: 'venue' | 'organizer') {
@@ -56,14 +59,26 @@ export function listArgs(plural: 'venues' | 'organizers') {
   return {
     page: pageArg,
     per_page: perPageArg(`The number of ${plural} to return on each page`),
-    search: arg.string({ description: `${plural[0].toUpperCase()}${plural.slice(1)} with a field containing every word of this string` }),
+    search: arg.string({
+      description: `${plural[0].toUpperCase()}${plural.slice(1)} with a field containing every word of this string`,
+    }),
     event: arg.positiveInt({ description: `${plural[0].toUpperCase()}${plural.slice(1)} linked to this event` }),
-    has_events: arg.boolean({ description: `${plural[0].toUpperCase()}${plural.slice(1)} with (true) or without (false) linked events` }),
-    only_with_upcoming: withDefault(arg.boolean({ description: `Only ${plural} linked to an upcoming event` }), () => false, false),
+    has_events: arg.boolean({
+      description: `${plural[0].toUpperCase()}${plural.slice(1)} with (true) or without (false) linked events`,
+    }),
+    only_with_upcoming: withDefault(
+      arg.boolean({ description: `Only ${plural} linked to an upcoming event` }),
+      () => false,
+      false,
+    ),
     status: statusListArg(`The ${plural.slice(0, -1)} post statuses (CSV)`),
   };
 }
 
 export const deleteArgs = {
-  force: withDefault(arg.boolean({ description: 'Delete permanently instead of moving to the trash (editors and administrators)' }), () => false, false),
+  force: withDefault(
+    arg.boolean({ description: 'Delete permanently instead of moving to the trash (editors and administrators)' }),
+    () => false,
+    false,
+  ),
 };

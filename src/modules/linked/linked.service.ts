@@ -6,7 +6,15 @@ import type { RequestContext } from '../../http/context.js';
 import { sanitizeHtml } from '../../domain/html.js';
 import { toSlug } from '../../domain/slugs.js';
 import * as posts from '../posts/posts.repository.js';
-import { imageIdOf, nextSlug, planPostUpdate, publicationInstant, requireAuthorChange, uniqueSlug, withSlugRetry } from '../posts/posts.writes.js';
+import {
+  imageIdOf,
+  nextSlug,
+  planPostUpdate,
+  publicationInstant,
+  requireAuthorChange,
+  uniqueSlug,
+  withSlugRetry,
+} from '../posts/posts.writes.js';
 import { canEditPost, canReadPost, scaleStatus, scheduleStatus, type PostStatus } from '../posts/posts.rules.js';
 import { rowsById } from '../../cache/rows.js';
 import type { LinkedKind } from './linked.kind.js';
@@ -47,9 +55,21 @@ export function languages(ctx: RequestContext): repo.Languages {
 const seconds = (ctx: RequestContext) => Math.floor(ctx.now.toSeconds());
 
 /** Venues or organizers by id, as embedded in many events: reused until data changes (cache/rows.ts). */
-export async function linkedRowsById(ctx: RequestContext, state: LinkedState, kind: LinkedKind, ids: readonly number[], db: Executor = ctx.db): Promise<Map<number, repo.LinkedRow>> {
+export async function linkedRowsById(
+  ctx: RequestContext,
+  state: LinkedState,
+  kind: LinkedKind,
+  ids: readonly number[],
+  db: Executor = ctx.db,
+): Promise<Map<number, repo.LinkedRow>> {
   const version = db === ctx.db ? await ctx.dataVersion() : undefined;
-  return rowsById(state.rows, version, (id) => `${kind.type}|${id}|${ctx.lang}`, ids, (missing) => repo.findLinkedMany(db, kind, missing, languages(ctx)));
+  return rowsById(
+    state.rows,
+    version,
+    (id) => `${kind.type}|${id}|${ctx.lang}`,
+    ids,
+    (missing) => repo.findLinkedMany(db, kind, missing, languages(ctx)),
+  );
 }
 
 export function searchWords(search: string): string[] {
@@ -59,7 +79,12 @@ export function searchWords(search: string): string[] {
     .filter((word) => word !== '');
 }
 
-export async function listLinked(ctx: RequestContext, state: LinkedState, kind: LinkedKind, input: LinkedListInput): Promise<{ ids: number[]; total: number }> {
+export async function listLinked(
+  ctx: RequestContext,
+  state: LinkedState,
+  kind: LinkedKind,
+  input: LinkedListInput,
+): Promise<{ ids: number[]; total: number }> {
   if (input.event !== undefined && (await posts.postType(ctx.db, input.event)) !== 'event') {
     throw invalidParam('event', { message: 'unknown_event', vars: { value: input.event } });
   }
@@ -90,17 +115,37 @@ function filterKey(ctx: RequestContext, kind: LinkedKind, filter: repo.LinkedFil
 }
 
 /** `total` counted once per distinct filter and reader until data changes (as for events). */
-async function countOnce(ctx: RequestContext, state: LinkedState, kind: LinkedKind, filter: repo.LinkedFilter): Promise<number> {
-  return state.counts.computed(filterKey(ctx, kind, filter), await ctx.dataVersion(), () => repo.countLinked(ctx.db, kind, filter, languages(ctx)));
+async function countOnce(
+  ctx: RequestContext,
+  state: LinkedState,
+  kind: LinkedKind,
+  filter: repo.LinkedFilter,
+): Promise<number> {
+  return state.counts.computed(filterKey(ctx, kind, filter), await ctx.dataVersion(), () =>
+    repo.countLinked(ctx.db, kind, filter, languages(ctx)),
+  );
 }
 
-async function wholeList(ctx: RequestContext, state: LinkedState, kind: LinkedKind, filter: repo.LinkedFilter, total: number): Promise<number[]> {
+async function wholeList(
+  ctx: RequestContext,
+  state: LinkedState,
+  kind: LinkedKind,
+  filter: repo.LinkedFilter,
+  total: number,
+): Promise<number[]> {
   const key = `list|${filterKey(ctx, kind, filter)}`;
-  return state.lists.computed(key, await ctx.dataVersion(), () => repo.listLinkedIds(ctx.db, kind, filter, languages(ctx), total, 0));
+  return state.lists.computed(key, await ctx.dataVersion(), () =>
+    repo.listLinkedIds(ctx.db, kind, filter, languages(ctx), total, 0),
+  );
 }
 
 /** The stored post behind a reference, or the kind's 404 (API.md §5: TEC's 400 is a 404 here). */
-export async function resolvePost(ctx: RequestContext, kind: LinkedKind, ref: PostRef, db: Executor = ctx.db): Promise<posts.PostBase> {
+export async function resolvePost(
+  ctx: RequestContext,
+  kind: LinkedKind,
+  ref: PostRef,
+  db: Executor = ctx.db,
+): Promise<posts.PostBase> {
   const id = 'id' in ref ? ref.id : await posts.findPostIdBySlug(db, kind.type, ref.slug);
   const post = id !== undefined ? await posts.findPostBase(db, id) : undefined;
   if (!post || post.type !== kind.type) throw new ApiError(kind.errors.notFound);
@@ -136,7 +181,12 @@ async function validateWrite(ctx: RequestContext, input: LinkedWriteInput, db: E
  * description, if sent) that the caller can see: TEC's duplicate reuse. Nothing is written onto the
  * reused item, so a create can never alter somebody else's venue.
  */
-export async function createLinked(ctx: RequestContext, kind: LinkedKind, input: LinkedWriteInput & { name: string }, db: Executor = ctx.db): Promise<number> {
+export async function createLinked(
+  ctx: RequestContext,
+  kind: LinkedKind,
+  input: LinkedWriteInput & { name: string },
+  db: Executor = ctx.db,
+): Promise<number> {
   await validateWrite(ctx, input, db);
   if (!callerCan(ctx.caller, 'create_posts')) throw forbidden(ctx.caller !== null);
   requireAuthorChange(ctx, input.author);
@@ -171,7 +221,12 @@ export async function createLinked(ctx: RequestContext, kind: LinkedKind, input:
 }
 
 /** Partial update (API.md §13): only sent fields change; status only when sent, scaled by role. */
-export async function updateLinked(ctx: RequestContext, kind: LinkedKind, ref: PostRef, input: LinkedWriteInput): Promise<number> {
+export async function updateLinked(
+  ctx: RequestContext,
+  kind: LinkedKind,
+  ref: PostRef,
+  input: LinkedWriteInput,
+): Promise<number> {
   const post = await resolvePost(ctx, kind, ref);
   await validateWrite(ctx, input);
   if (!canEditPost(ctx.caller, post)) throw forbidden(ctx.caller !== null);
@@ -197,9 +252,15 @@ export async function updateLinked(ctx: RequestContext, kind: LinkedKind, ref: P
  * second delete is 410; `force=true` deletes permanently (editors and administrators). Returns the
  * item's last state.
  */
-export async function deleteLinked(ctx: RequestContext, kind: LinkedKind, ref: PostRef, force: boolean): Promise<repo.LinkedRow> {
+export async function deleteLinked(
+  ctx: RequestContext,
+  kind: LinkedKind,
+  ref: PostRef,
+  force: boolean,
+): Promise<repo.LinkedRow> {
   const post = await resolvePost(ctx, kind, ref);
-  if (!canEditPost(ctx.caller, post) || (force && !callerCan(ctx.caller, 'delete_permanently'))) throw forbidden(ctx.caller !== null);
+  if (!canEditPost(ctx.caller, post) || (force && !callerCan(ctx.caller, 'delete_permanently')))
+    throw forbidden(ctx.caller !== null);
   if (force) {
     const last = await loadLinked(ctx, kind, post.id);
     await ctx.write(async (trx) => {
@@ -210,7 +271,11 @@ export async function deleteLinked(ctx: RequestContext, kind: LinkedKind, ref: P
   }
   if (post.status === 'trash') throw new ApiError(kind.errors.inTrash);
   await ctx.write(async (trx) => {
-    await posts.updatePost(trx, post.id, { status: 'trash', slug: await posts.uniqueTrashedSlug(trx, kind.type, post.slug, post.id), modified_at: seconds(ctx) });
+    await posts.updatePost(trx, post.id, {
+      status: 'trash',
+      slug: await posts.uniqueTrashedSlug(trx, kind.type, post.slug, post.id),
+      modified_at: seconds(ctx),
+    });
     await repo.unlinkFromEvents(trx, kind, post.id);
   });
   return loadLinked(ctx, kind, post.id);

@@ -22,9 +22,18 @@ export function organizerJsonLd(row: LinkedRow): Record<string, unknown> {
 }
 
 /** An organizer object (API.md §8): TEC's order with empty values omitted, then global ids. */
-export function presentOrganizer(ctx: RequestContext, row: LinkedRow, options: { jsonLd: boolean }): Record<string, unknown> {
+export function presentOrganizer(
+  ctx: RequestContext,
+  row: LinkedRow,
+  options: { jsonLd: boolean },
+): Record<string, unknown> {
   const d = row.details;
-  const body = withoutEmpty({ ...presentPostHead(ctx, ORGANIZER_KIND, row), phone: d.phone, website: d.website, email: d.email });
+  const body = withoutEmpty({
+    ...presentPostHead(ctx, ORGANIZER_KIND, row),
+    phone: d.phone,
+    website: d.website,
+    email: d.email,
+  });
   if (options.jsonLd) body.json_ld = organizerJsonLd(row);
   return { ...body, ...globalIds(ctx, row.id) };
 }

@@ -4,7 +4,13 @@ import { ORGANIZER_KIND } from '../linked/linked.kind.js';
 import { registerLinkedRoutes } from '../linked/linked.routes.js';
 import type { LinkedState } from '../linked/linked.state.js';
 import { organizerDetails, presentOrganizer } from './organizers.present.js';
-import { organizerCreateArgs, organizerListArgs, OrganizerSchema, organizerListSchema, organizerUpdateArgs } from './organizers.schemas.js';
+import {
+  organizerCreateArgs,
+  organizerListArgs,
+  OrganizerSchema,
+  organizerListSchema,
+  organizerUpdateArgs,
+} from './organizers.schemas.js';
 
 export function registerOrganizerRoutes(app: FastifyInstance, registry: RouteRegistry, state: LinkedState): void {
   registerLinkedRoutes(app, registry, state, {

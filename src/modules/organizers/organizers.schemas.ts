@@ -3,7 +3,14 @@ import { arg } from '../../http/args.js';
 import { postListSchema } from '../../http/schemas.js';
 import { emailArg } from '../posts/posts.args.js';
 import { TranslationsSchema } from '../posts/posts.translations.js';
-import { createArgs, commonWriteArgs, GlobalIdFields, JsonLdSchema, listArgs, postHeadFields } from '../linked/linked.schemas.js';
+import {
+  createArgs,
+  commonWriteArgs,
+  GlobalIdFields,
+  JsonLdSchema,
+  listArgs,
+  postHeadFields,
+} from '../linked/linked.schemas.js';
 
 const text = Type.Optional(Type.String());
 

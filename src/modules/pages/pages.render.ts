@@ -20,9 +20,17 @@ export interface PageContent {
 }
 
 export function renderPage(page: PageContent): string {
-  const alternate = page.restUrl ? `<link rel="alternate" type="application/json" href="${escapeHtml(page.restUrl)}">` : '';
-  const facts = page.facts.filter((f) => f !== '').map((f) => `<p>${escapeHtml(f)}</p>`).join('');
-  const links = page.links.length > 0 ? `<ul>${page.links.map((l) => `<li><a href="${escapeHtml(l.href)}">${escapeHtml(l.text)}</a></li>`).join('')}</ul>` : '';
+  const alternate = page.restUrl
+    ? `<link rel="alternate" type="application/json" href="${escapeHtml(page.restUrl)}">`
+    : '';
+  const facts = page.facts
+    .filter((f) => f !== '')
+    .map((f) => `<p>${escapeHtml(f)}</p>`)
+    .join('');
+  const links =
+    page.links.length > 0
+      ? `<ul>${page.links.map((l) => `<li><a href="${escapeHtml(l.href)}">${escapeHtml(l.text)}</a></li>`).join('')}</ul>`
+      : '';
   return (
     `<!doctype html><html lang="${escapeHtml(page.lang)}"><head><meta charset="utf-8">` +
     `<meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(page.title)}</title>${alternate}</head>` +
@@ -31,5 +39,11 @@ export function renderPage(page: PageContent): string {
 }
 
 export function notFoundPage(lang: string): string {
-  return renderPage({ lang, title: 'Not found', facts: ['This page does not exist or is not public.'], bodyHtml: '', links: [] });
+  return renderPage({
+    lang,
+    title: 'Not found',
+    facts: ['This page does not exist or is not public.'],
+    bodyHtml: '',
+    links: [],
+  });
 }

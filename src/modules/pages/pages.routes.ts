@@ -19,7 +19,11 @@ function sendPage(reply: FastifyReply, html: string, status = 200): FastifyReply
 }
 
 /** Renders a page, or the HTML 404 when the item is unknown or not public. */
-async function respond(ctx: RequestContext, reply: FastifyReply, build: () => Promise<PageContent>): Promise<FastifyReply> {
+async function respond(
+  ctx: RequestContext,
+  reply: FastifyReply,
+  build: () => Promise<PageContent>,
+): Promise<FastifyReply> {
   try {
     return sendPage(reply, renderPage(await build()));
   } catch (error) {
@@ -34,7 +38,10 @@ async function eventPage(ctx: RequestContext, events: EventsModule, id: number):
     lang: ctx.lang,
     title: row.title,
     restUrl: ctx.urls.rest(`events/${row.id}`),
-    facts: [`${formatLocal(row.start_utc, row.timezone)} – ${formatLocal(row.end_utc, row.timezone)} (${row.timezone})`, venue ? venue.title : ''],
+    facts: [
+      `${formatLocal(row.start_utc, row.timezone)} – ${formatLocal(row.end_utc, row.timezone)} (${row.timezone})`,
+      venue ? venue.title : '',
+    ],
     bodyHtml: autoParagraph(row.description),
     links: venue ? [{ href: ctx.urls.page(`/venue/${encodeURIComponent(venue.slug)}/`), text: venue.title }] : [],
   };
@@ -43,22 +50,42 @@ async function eventPage(ctx: RequestContext, events: EventsModule, id: number):
 async function linkedPage(ctx: RequestContext, kind: LinkedKind, id: number): Promise<PageContent> {
   const row = await readLinked(ctx, kind, { id });
   const details = Object.values(row.details).filter((v): v is string => typeof v === 'string' && v !== '');
-  return { lang: ctx.lang, title: row.title, restUrl: ctx.urls.rest(`${kind.path}/${row.id}`), facts: [details.join(', ')], bodyHtml: autoParagraph(row.description), links: [] };
+  return {
+    lang: ctx.lang,
+    title: row.title,
+    restUrl: ctx.urls.rest(`${kind.path}/${row.id}`),
+    facts: [details.join(', ')],
+    bodyHtml: autoParagraph(row.description),
+    links: [],
+  };
 }
 
-async function termPage(ctx: RequestContext, events: EventsModule, taxonomy: Taxonomy, slug: string): Promise<PageContent> {
+async function termPage(
+  ctx: RequestContext,
+  events: EventsModule,
+  taxonomy: Taxonomy,
+  slug: string,
+): Promise<PageContent> {
   const languages = { lang: ctx.lang, defaultLang: ctx.config.defaultLanguage };
   const id = await termsRepo.findTermIdBySlug(ctx.db, taxonomy.key, slug, languages);
   const term = id !== undefined ? await termsRepo.findTerm(ctx.db, taxonomy.key, id, languages) : undefined;
   if (!term) throw new ApiError('rest_term_invalid');
-  const page = await listEventPage(ctx, events, { page: 1, per_page: ctx.config.maxPerPage, strict_dates: false, [taxonomy.path]: [String(term.id)] });
+  const page = await listEventPage(ctx, events, {
+    page: 1,
+    per_page: ctx.config.maxPerPage,
+    strict_dates: false,
+    [taxonomy.path]: [String(term.id)],
+  });
   return {
     lang: ctx.lang,
     title: term.name,
     restUrl: ctx.urls.rest(`${taxonomy.path}/${term.id}`),
     facts: [],
     bodyHtml: term.description,
-    links: (await findEvents(ctx.db, page.ids, languages)).map((row) => ({ href: ctx.urls.page(`/event/${encodeURIComponent(row.slug)}/`), text: `${row.title} (${formatLocal(row.start_utc, row.timezone)})` })),
+    links: (await findEvents(ctx.db, page.ids, languages)).map((row) => ({
+      href: ctx.urls.page(`/event/${encodeURIComponent(row.slug)}/`),
+      text: `${row.title} (${formatLocal(row.start_utc, row.timezone)})`,
+    })),
   };
 }
 
@@ -79,18 +106,24 @@ export function registerPageRoutes(app: FastifyInstance, events: EventsModule): 
   const schema = { hide: true };
   app.get('/event/:slug', { schema }, async (request, reply) => {
     const ctx = requestContext(request);
-    return respond(ctx, reply, async () => eventPage(ctx, events, await postIdBySlug(ctx, 'event', (request.params as { slug: string }).slug)));
+    return respond(ctx, reply, async () =>
+      eventPage(ctx, events, await postIdBySlug(ctx, 'event', (request.params as { slug: string }).slug)),
+    );
   });
   for (const kind of [VENUE_KIND, ORGANIZER_KIND]) {
     app.get(`/${kind.type}/:slug`, { schema }, async (request, reply) => {
       const ctx = requestContext(request);
-      return respond(ctx, reply, async () => linkedPage(ctx, kind, await postIdBySlug(ctx, kind.type, (request.params as { slug: string }).slug)));
+      return respond(ctx, reply, async () =>
+        linkedPage(ctx, kind, await postIdBySlug(ctx, kind.type, (request.params as { slug: string }).slug)),
+      );
     });
   }
   app.get('/events/category/*', { schema }, async (request, reply) => {
     const ctx = requestContext(request);
     const path = (request.params as { '*': string })['*'].split('/').filter((s) => s !== '');
-    return respond(ctx, reply, () => termPage(ctx, events, CATEGORIES, decodeURIComponent(path[path.length - 1] ?? '')));
+    return respond(ctx, reply, () =>
+      termPage(ctx, events, CATEGORIES, decodeURIComponent(path[path.length - 1] ?? '')),
+    );
   });
   app.get('/tag/:slug', { schema }, async (request, reply) => {
     const ctx = requestContext(request);

@@ -49,10 +49,15 @@ export function coordinateArg(description: string, limit: 90 | 180): ArgSpec<num
 
 /** `image`: an image id or an http(s) image URL, resolved by the service; empty removes it. */
 export const imageArg: ArgSpec<unknown, false> = {
-  schema: Type.Union([Type.Integer(), Type.String({ format: 'uri' })], { description: 'An image id or the http(s) URL of an image' }),
+  schema: Type.Union([Type.Integer(), Type.String({ format: 'uri' })], {
+    description: 'An image id or the http(s) URL of an image',
+  }),
   required: false,
   always: false,
-  parse: (raw) => (typeof raw === 'string' || typeof raw === 'number' || raw === null || raw === false ? ok(raw) : fail('invalid_parameter')),
+  parse: (raw) =>
+    typeof raw === 'string' || typeof raw === 'number' || raw === null || raw === false
+      ? ok(raw)
+      : fail('invalid_parameter'),
 };
 
 /** An e-mail address, loosely checked; empty clears it. */

@@ -26,12 +26,24 @@ export async function postType(db: Executor, id: number): Promise<string | undef
 }
 
 const BASE_COLUMNS = ['id', 'type', 'author_id', 'status', 'slug', 'password', 'lang', 'published_at'] as const;
-const postBasesByIds = compiledOnce((db, slot) => db.selectFrom('posts').select(BASE_COLUMNS).where(inList(db, 'id', slot(0))));
+const postBasesByIds = compiledOnce((db, slot) =>
+  db
+    .selectFrom('posts')
+    .select(BASE_COLUMNS)
+    .where(inList(db, 'id', slot(0))),
+);
 // `slug <> ''` lets both planners use the partial unique index posts_slug. Written as a literal, not
 // a parameter, so that PostgreSQL's generic plan uses it too and the statement is not planned anew
 // at every execution.
 const NON_EMPTY_SLUG = sql<SqlBool>`slug <> ''`;
-const postIdBySlug = compiledOnce((db, slot) => db.selectFrom('posts').select('id').where('type', '=', slot(0) as string).where('slug', '=', slot(1) as string).where(NON_EMPTY_SLUG));
+const postIdBySlug = compiledOnce((db, slot) =>
+  db
+    .selectFrom('posts')
+    .select('id')
+    .where('type', '=', slot(0) as string)
+    .where('slug', '=', slot(1) as string)
+    .where(NON_EMPTY_SLUG),
+);
 
 export async function findPostBase(db: Executor, id: number): Promise<PostBase | undefined> {
   return (await findPostBases(db, [id])).get(id);
@@ -50,16 +62,33 @@ export async function findPostIdBySlug(db: Executor, type: string, slug: string)
 }
 
 const slugTakenByAnother = compiledOnce((db, slot) =>
-  db.selectFrom('posts').select('id').where('type', '=', slot(0) as string).where('slug', '=', slot(1) as string).where(NON_EMPTY_SLUG).where('id', '<>', slot(2) as number).limit(1),
+  db
+    .selectFrom('posts')
+    .select('id')
+    .where('type', '=', slot(0) as string)
+    .where('slug', '=', slot(1) as string)
+    .where(NON_EMPTY_SLUG)
+    .where('id', '<>', slot(2) as number)
+    .limit(1),
 );
 
-export async function slugTaken(db: Executor, type: string, slug: string, exceptId: number | undefined): Promise<boolean> {
+export async function slugTaken(
+  db: Executor,
+  type: string,
+  slug: string,
+  exceptId: number | undefined,
+): Promise<boolean> {
   // Post ids start at 1: excepting 0 excepts nothing.
   return (await slugTakenByAnother(db, [type, slug, exceptId ?? 0])).length > 0;
 }
 
 /** Which of `slugs` posts of the type other than `exceptId` use, in one indexed query. */
-export async function takenSlugs(db: Executor, type: string, slugs: readonly string[], exceptId: number | undefined): Promise<Set<string>> {
+export async function takenSlugs(
+  db: Executor,
+  type: string,
+  slugs: readonly string[],
+  exceptId: number | undefined,
+): Promise<Set<string>> {
   const rows = await db
     .selectFrom('posts')
     .select('slug')
@@ -96,7 +125,21 @@ export interface NewPost {
   modified_at: number;
 }
 
-const NEW_POST_COLUMNS = ['type', 'author_id', 'status', 'slug', 'title', 'description', 'excerpt', 'password', 'lang', 'parent_id', 'image_id', 'published_at', 'modified_at'] as const satisfies readonly (keyof NewPost)[];
+const NEW_POST_COLUMNS = [
+  'type',
+  'author_id',
+  'status',
+  'slug',
+  'title',
+  'description',
+  'excerpt',
+  'password',
+  'lang',
+  'parent_id',
+  'image_id',
+  'published_at',
+  'modified_at',
+] as const satisfies readonly (keyof NewPost)[];
 const insertPostRow = compiledOnce((db, slot) =>
   db
     .insertInto('posts')
@@ -105,7 +148,10 @@ const insertPostRow = compiledOnce((db, slot) =>
 );
 
 export async function insertPost(db: Executor, post: NewPost): Promise<number> {
-  const [row] = await insertPostRow(db, NEW_POST_COLUMNS.map((column) => post[column]));
+  const [row] = await insertPostRow(
+    db,
+    NEW_POST_COLUMNS.map((column) => post[column]),
+  );
   return row.id;
 }
 
@@ -122,15 +168,36 @@ export async function deletePost(db: Executor, id: number): Promise<void> {
 
 export type TranslatedPostFields = { title?: string; description?: string; excerpt?: string };
 
-export async function upsertPostTranslation(db: Executor, postId: number, lang: string, fields: TranslatedPostFields): Promise<void> {
+export async function upsertPostTranslation(
+  db: Executor,
+  postId: number,
+  lang: string,
+  fields: TranslatedPostFields,
+): Promise<void> {
   if (Object.keys(fields).length === 0) return;
-  const existing = await db.selectFrom('post_translations').select('post_id').where('post_id', '=', postId).where('lang', '=', lang).executeTakeFirst();
+  const existing = await db
+    .selectFrom('post_translations')
+    .select('post_id')
+    .where('post_id', '=', postId)
+    .where('lang', '=', lang)
+    .executeTakeFirst();
   if (existing) {
-    await db.updateTable('post_translations').set(fields).where('post_id', '=', postId).where('lang', '=', lang).execute();
+    await db
+      .updateTable('post_translations')
+      .set(fields)
+      .where('post_id', '=', postId)
+      .where('lang', '=', lang)
+      .execute();
   } else {
     await db
       .insertInto('post_translations')
-      .values({ post_id: postId, lang, title: fields.title ?? null, description: fields.description ?? null, excerpt: fields.excerpt ?? null })
+      .values({
+        post_id: postId,
+        lang,
+        title: fields.title ?? null,
+        description: fields.description ?? null,
+        excerpt: fields.excerpt ?? null,
+      })
       .execute();
   }
 }
@@ -150,7 +217,11 @@ export function seesPublishedOnly(caller: Caller | null): boolean {
  * ones; contributors and authors published ones plus their own; editors everything. Without an
  * explicit `statuses` list, trash is left out.
  */
-export function visibleTo(alias: string, caller: Caller | null, statuses: readonly string[] | undefined): Expression<SqlBool> {
+export function visibleTo(
+  alias: string,
+  caller: Caller | null,
+  statuses: readonly string[] | undefined,
+): Expression<SqlBool> {
   const status = sql.ref(`${alias}.status`);
   const wanted = statuses ?? ['publish', 'future', 'draft', 'pending', 'private'];
   const inWanted = sql<SqlBool>`${status} IN (${sql.join(wanted)})`;

@@ -33,7 +33,9 @@ export function canEditPost(caller: Caller | null, post: OwnedPost): boolean {
   if (!caller) return false;
   if (callerCan(caller, 'edit_others_posts')) return true;
   if (!owns(caller, post)) return false;
-  return PUBLISHED.includes(post.status) ? callerCan(caller, 'edit_own_published_posts') : callerCan(caller, 'edit_own_posts');
+  return PUBLISHED.includes(post.status)
+    ? callerCan(caller, 'edit_own_published_posts')
+    : callerCan(caller, 'edit_own_posts');
 }
 
 /**

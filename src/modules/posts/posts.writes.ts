@@ -7,14 +7,22 @@ import type { RequestContext } from '../../http/context.js';
 import { slugCandidate, toSlug } from '../../domain/slugs.js';
 import { resolveImage } from '../images/images.js';
 import { sanitizeHtml } from '../../domain/html.js';
-import { slugTaken, takenSlugs, uniqueTrashedSlug, type PostBase, type PostChanges, type TranslatedPostFields } from './posts.repository.js';
+import {
+  slugTaken,
+  takenSlugs,
+  uniqueTrashedSlug,
+  type PostBase,
+  type PostChanges,
+  type TranslatedPostFields,
+} from './posts.repository.js';
 import { scaleStatus, scheduleStatus, untrashedSlug, type PostStatus } from './posts.rules.js';
 
 /** Rules every post write shares (events, venues, organizers). */
 
 /** Setting another user as author needs the right to edit others' posts. */
 export function requireAuthorChange(ctx: RequestContext, author: number | undefined): void {
-  if (author !== undefined && author !== ctx.caller?.userId && !callerCan(ctx.caller, 'edit_others_posts')) throw forbidden(true);
+  if (author !== undefined && author !== ctx.caller?.userId && !callerCan(ctx.caller, 'edit_others_posts'))
+    throw forbidden(true);
 }
 
 /** Candidates checked per query once the first is taken: one query for all but long series. */
@@ -25,7 +33,13 @@ const SLUG_WINDOW = 50;
  * writer took). After the first, candidates are checked fifty at a time: one query each made the
  * thousandth event of a weekly series titled alike cost a thousand queries.
  */
-export async function uniqueSlug(db: Executor, type: string, base: string, exceptId: number | undefined, attempt = 0): Promise<string> {
+export async function uniqueSlug(
+  db: Executor,
+  type: string,
+  base: string,
+  exceptId: number | undefined,
+  attempt = 0,
+): Promise<string> {
   if (base === '') return '';
   const first = slugCandidate(base, 1 + attempt);
   if (!(await slugTaken(db, type, first, exceptId))) return first;
@@ -65,13 +79,25 @@ export function publicationInstant(input: { date?: DateTime; date_utc?: DateTime
  * The slug after an update (API.md §3, §13): renamed on request, generated on first publication,
  * suffixed in the trash (uniquely), restored without the suffix.
  */
-export async function nextSlug(db: Executor, post: PostBase, status: PostStatus, input: { slug?: string; name?: string }, attempt: number): Promise<string> {
+export async function nextSlug(
+  db: Executor,
+  post: PostBase,
+  status: PostStatus,
+  input: { slug?: string; name?: string },
+  attempt: number,
+): Promise<string> {
   let base = untrashedSlug(post.slug);
   if (input.slug !== undefined) base = toSlug(input.slug);
   else if (base === '' && status !== 'draft' && status !== 'pending') {
-    base = toSlug(input.name ?? (await db.selectFrom('posts').select('title').where('id', '=', post.id).executeTakeFirstOrThrow()).title);
+    base = toSlug(
+      input.name ??
+        (await db.selectFrom('posts').select('title').where('id', '=', post.id).executeTakeFirstOrThrow()).title,
+    );
   }
-  if (status === 'trash') return post.status === 'trash' && input.slug === undefined ? post.slug : uniqueTrashedSlug(db, post.type, base, post.id);
+  if (status === 'trash')
+    return post.status === 'trash' && input.slug === undefined
+      ? post.slug
+      : uniqueTrashedSlug(db, post.type, base, post.id);
   if (base === post.slug && attempt === 0) return base;
   return uniqueSlug(db, post.type, base, post.id, attempt);
 }
@@ -91,14 +117,23 @@ export interface PostUpdate {
 export function planPostUpdate(
   ctx: RequestContext,
   post: PostBase,
-  input: { date?: DateTime; date_utc?: DateTime; status?: PostStatus; author?: number; title?: string; description?: string; excerpt?: string },
+  input: {
+    date?: DateTime;
+    date_utc?: DateTime;
+    status?: PostStatus;
+    author?: number;
+    title?: string;
+    description?: string;
+    excerpt?: string;
+  },
 ): PostUpdate {
   const now = Math.floor(ctx.now.toSeconds());
   const changes: PostChanges = { modified_at: now };
   const publishedAt = publicationInstant(input);
   if (publishedAt !== undefined) changes.published_at = publishedAt;
   let status = post.status as PostStatus;
-  if (input.status !== undefined) status = scheduleStatus(scaleStatus(ctx.caller, input.status), publishedAt ?? post.published_at, now);
+  if (input.status !== undefined)
+    status = scheduleStatus(scaleStatus(ctx.caller, input.status), publishedAt ?? post.published_at, now);
   if (status !== post.status) changes.status = status;
   if (input.author !== undefined) changes.author_id = input.author;
   const translated: TranslatedPostFields = {};

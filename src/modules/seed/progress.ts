@@ -1,5 +1,8 @@
 /** A one-line progress bar on a terminal; plain periodic lines when the output is not a terminal. */
-export function progressReporter(label: string, stream: NodeJS.WriteStream = process.stderr): (done: number, total: number) => void {
+export function progressReporter(
+  label: string,
+  stream: NodeJS.WriteStream = process.stderr,
+): (done: number, total: number) => void {
   const started = Date.now();
   let lastLine = 0;
   return (done, total) => {

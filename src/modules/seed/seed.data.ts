@@ -30,12 +30,52 @@ export class Random {
 
 /** Words of titles and descriptions; the bench searches for some of them. */
 export const WORDS = [
-  'concert', 'jazz', 'market', 'festival', 'workshop', 'lecture', 'garden', 'cinema', 'theatre', 'dance', 'poetry', 'family',
-  'science', 'history', 'harbour', 'lantern', 'autumn', 'winter', 'spring', 'summer', 'river', 'museum', 'choir', 'vintage',
-  'craft', 'bicycle', 'photography', 'opera', 'comedy', 'chess', 'yoga', 'wine', 'bakery', 'robotics', 'astronomy', 'folk',
+  'concert',
+  'jazz',
+  'market',
+  'festival',
+  'workshop',
+  'lecture',
+  'garden',
+  'cinema',
+  'theatre',
+  'dance',
+  'poetry',
+  'family',
+  'science',
+  'history',
+  'harbour',
+  'lantern',
+  'autumn',
+  'winter',
+  'spring',
+  'summer',
+  'river',
+  'museum',
+  'choir',
+  'vintage',
+  'craft',
+  'bicycle',
+  'photography',
+  'opera',
+  'comedy',
+  'chess',
+  'yoga',
+  'wine',
+  'bakery',
+  'robotics',
+  'astronomy',
+  'folk',
 ];
 
-export const ZONES = ['UTC', 'Europe/Paris', 'America/New_York', 'Asia/Tokyo', 'Australia/Sydney', 'America/Los_Angeles'];
+export const ZONES = [
+  'UTC',
+  'Europe/Paris',
+  'America/New_York',
+  'Asia/Tokyo',
+  'Australia/Sydney',
+  'America/Los_Angeles',
+];
 
 export const CITIES = [
   { city: 'Paris', country: 'France', lat: 48.8566, lng: 2.3522 },
@@ -46,7 +86,28 @@ export const CITIES = [
   { city: 'Budapest', country: 'Hungary', lat: 47.4979, lng: 19.0402 },
 ];
 
-const SYLLABLES = ['ba', 'ce', 'di', 'fo', 'gu', 'ha', 'je', 'ki', 'lo', 'mu', 'na', 'pe', 'ri', 'so', 'tu', 'va', 'we', 'xi', 'yo', 'za'];
+const SYLLABLES = [
+  'ba',
+  'ce',
+  'di',
+  'fo',
+  'gu',
+  'ha',
+  'je',
+  'ki',
+  'lo',
+  'mu',
+  'na',
+  'pe',
+  'ri',
+  'so',
+  'tu',
+  'va',
+  'we',
+  'xi',
+  'yo',
+  'za',
+];
 
 /**
  * A few thousand pronounceable filler words, so that descriptions have a realistic vocabulary and a
@@ -54,7 +115,8 @@ const SYLLABLES = ['ba', 'ce', 'di', 'fo', 'gu', 'ha', 'je', 'ki', 'lo', 'mu', '
  */
 const FILLER = (() => {
   const words: string[] = [];
-  for (const a of SYLLABLES) for (const b of SYLLABLES) for (const c of ['', ...SYLLABLES.slice(0, 7)]) words.push(`${a}${b}${c}`);
+  for (const a of SYLLABLES)
+    for (const b of SYLLABLES) for (const c of ['', ...SYLLABLES.slice(0, 7)]) words.push(`${a}${b}${c}`);
   return words;
 })();
 

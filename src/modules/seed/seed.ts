@@ -29,58 +29,150 @@ export interface SeedResult {
 const BATCH = 500;
 const DAY = 86_400;
 
-async function insertBatch<T extends Record<string, unknown>>(db: Executor, table: 'posts' | 'events' | 'venues' | 'organizers' | 'event_terms' | 'event_organizers' | 'search_documents', rows: T[]): Promise<void> {
+async function insertBatch<T extends Record<string, unknown>>(
+  db: Executor,
+  table: 'posts' | 'events' | 'venues' | 'organizers' | 'event_terms' | 'event_organizers' | 'search_documents',
+  rows: T[],
+): Promise<void> {
   for (let i = 0; i < rows.length; i += BATCH) {
-    await db.insertInto(table).values(rows.slice(i, i + BATCH)).execute();
+    await db
+      .insertInto(table)
+      .values(rows.slice(i, i + BATCH))
+      .execute();
   }
 }
 
 async function insertPosts(db: Executor, rows: Record<string, unknown>[]): Promise<number[]> {
   const ids: number[] = [];
   for (let i = 0; i < rows.length; i += BATCH) {
-    const inserted = await db.insertInto('posts').values(rows.slice(i, i + BATCH) as never).returning('id').execute();
+    const inserted = await db
+      .insertInto('posts')
+      .values(rows.slice(i, i + BATCH) as never)
+      .returning('id')
+      .execute();
     ids.push(...inserted.map((r) => r.id));
   }
   return ids;
 }
 
 function post(type: string, n: number, title: string, now: number, extra: Record<string, unknown> = {}) {
-  return { type, author_id: 1, status: 'publish', slug: `${type}-${n}`, title, description: '', excerpt: '', password: '', lang: 'en', parent_id: 0, image_id: null, published_at: now - n, modified_at: now, ...extra };
+  return {
+    type,
+    author_id: 1,
+    status: 'publish',
+    slug: `${type}-${n}`,
+    title,
+    description: '',
+    excerpt: '',
+    password: '',
+    lang: 'en',
+    parent_id: 0,
+    image_id: null,
+    published_at: now - n,
+    modified_at: now,
+    ...extra,
+  };
 }
 
 async function seedTerms(db: Executor, now: number): Promise<{ categories: number[]; tags: number[] }> {
   const categories: number[] = [];
   const names = ['Music', 'Arts', 'Family', 'Learning', 'Outdoors'];
   for (const [i, name] of names.entries()) {
-    const root = await db.insertInto('terms').values({ taxonomy: 'category', name, name_key: name.toLowerCase(), slug: `seed-${name.toLowerCase()}`, description: `${name} events`, parent_id: 0, lang: 'en', created_at: now }).returning('id').executeTakeFirstOrThrow();
+    const root = await db
+      .insertInto('terms')
+      .values({
+        taxonomy: 'category',
+        name,
+        name_key: name.toLowerCase(),
+        slug: `seed-${name.toLowerCase()}`,
+        description: `${name} events`,
+        parent_id: 0,
+        lang: 'en',
+        created_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     categories.push(root.id);
     for (const child of ['one', 'two', 'three']) {
       const childName = `${name} ${child}`;
-      const row = await db.insertInto('terms').values({ taxonomy: 'category', name: childName, name_key: childName.toLowerCase(), slug: `seed-${name.toLowerCase()}-${child}`, description: '', parent_id: root.id, lang: 'en', created_at: now + i }).returning('id').executeTakeFirstOrThrow();
+      const row = await db
+        .insertInto('terms')
+        .values({
+          taxonomy: 'category',
+          name: childName,
+          name_key: childName.toLowerCase(),
+          slug: `seed-${name.toLowerCase()}-${child}`,
+          description: '',
+          parent_id: root.id,
+          lang: 'en',
+          created_at: now + i,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       categories.push(row.id);
     }
   }
   const tags: number[] = [];
   for (let i = 1; i <= 50; i++) {
-    const row = await db.insertInto('terms').values({ taxonomy: 'tag', name: `Tag ${i}`, name_key: `tag ${i}`, slug: `seed-tag-${i}`, description: '', parent_id: 0, lang: 'en', created_at: now }).returning('id').executeTakeFirstOrThrow();
+    const row = await db
+      .insertInto('terms')
+      .values({
+        taxonomy: 'tag',
+        name: `Tag ${i}`,
+        name_key: `tag ${i}`,
+        slug: `seed-tag-${i}`,
+        description: '',
+        parent_id: 0,
+        lang: 'en',
+        created_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     tags.push(row.id);
   }
   return { categories, tags };
 }
 
 async function seedVenues(db: Executor, random: Random, count: number, now: number): Promise<number[]> {
-  const ids = await insertPosts(db, Array.from({ length: count }, (_, i) => post('venue', i + 1, `${sentence(random, 2)} Hall ${i + 1}`, now)));
-  await insertBatch(db, 'venues', ids.map((id, i) => {
-    const place = CITIES[i % CITIES.length];
-    const geo = i % 4 !== 3;
-    return { post_id: id, address: `${i + 1} ${sentence(random, 1)} Street`, city: place.city, country: place.country, zip: String(10000 + i), phone: `+1 555 ${String(i).padStart(4, '0')}`, geo_lat: geo ? place.lat + random.next() * 0.2 : null, geo_lng: geo ? place.lng + random.next() * 0.2 : null };
-  }));
+  const ids = await insertPosts(
+    db,
+    Array.from({ length: count }, (_, i) => post('venue', i + 1, `${sentence(random, 2)} Hall ${i + 1}`, now)),
+  );
+  await insertBatch(
+    db,
+    'venues',
+    ids.map((id, i) => {
+      const place = CITIES[i % CITIES.length];
+      const geo = i % 4 !== 3;
+      return {
+        post_id: id,
+        address: `${i + 1} ${sentence(random, 1)} Street`,
+        city: place.city,
+        country: place.country,
+        zip: String(10000 + i),
+        phone: `+1 555 ${String(i).padStart(4, '0')}`,
+        geo_lat: geo ? place.lat + random.next() * 0.2 : null,
+        geo_lng: geo ? place.lng + random.next() * 0.2 : null,
+      };
+    }),
+  );
   return ids;
 }
 
 async function seedOrganizers(db: Executor, random: Random, count: number, now: number): Promise<number[]> {
-  const ids = await insertPosts(db, Array.from({ length: count }, (_, i) => post('organizer', i + 1, `${sentence(random, 2)} Society ${i + 1}`, now)));
-  await insertBatch(db, 'organizers', ids.map((id, i) => ({ post_id: id, email: `organizer${i + 1}@example.org`, website: `https://example.org/organizers/${i + 1}` })));
+  const ids = await insertPosts(
+    db,
+    Array.from({ length: count }, (_, i) => post('organizer', i + 1, `${sentence(random, 2)} Society ${i + 1}`, now)),
+  );
+  await insertBatch(
+    db,
+    'organizers',
+    ids.map((id, i) => ({
+      post_id: id,
+      email: `organizer${i + 1}@example.org`,
+      website: `https://example.org/organizers/${i + 1}`,
+    })),
+  );
   return ids;
 }
 
@@ -125,7 +217,14 @@ interface SeededLinks {
 }
 
 /** The events, in batches of 5,000 inside transactions; the ids of the first and last. */
-async function seedEvents(db: Db, random: Random, now: number, config: Config, links: SeededLinks, options: SeedOptions): Promise<{ first: number; last: number }> {
+async function seedEvents(
+  db: Db,
+  random: Random,
+  now: number,
+  config: Config,
+  links: SeededLinks,
+  options: SeedOptions,
+): Promise<{ first: number; last: number }> {
   const { categories, tags, venues, organizers } = links;
   let first = 0;
   let last = 0;
@@ -133,19 +232,38 @@ async function seedEvents(db: Db, random: Random, now: number, config: Config, l
   for (let done = 0; done < options.events; done += chunk) {
     const count = Math.min(chunk, options.events - done);
     await db.transaction().execute(async (trx) => {
-      const rows = Array.from({ length: count }, (_, i) => eventRow(random, done + i + 1, now, config.siteTimezone, { venues }));
-      const ids = await insertPosts(trx, rows.map((r) => r.post));
+      const rows = Array.from({ length: count }, (_, i) =>
+        eventRow(random, done + i + 1, now, config.siteTimezone, { venues }),
+      );
+      const ids = await insertPosts(
+        trx,
+        rows.map((r) => r.post),
+      );
       first ||= ids[0];
       last = ids[ids.length - 1];
-      await insertBatch(trx, 'events', rows.map((r, i) => ({ post_id: ids[i], ...r.event })));
-      await insertBatch(trx, 'search_documents', rows.map((r, i) => ({ post_id: ids[i], ...searchDocument([r.post], r.post.password) })));
+      await insertBatch(
+        trx,
+        'events',
+        rows.map((r, i) => ({ post_id: ids[i], ...r.event })),
+      );
+      await insertBatch(
+        trx,
+        'search_documents',
+        rows.map((r, i) => ({ post_id: ids[i], ...searchDocument([r.post], r.post.password) })),
+      );
       const termLinks: { event_id: number; term_id: number; position: number }[] = [];
       const organizerLinks: { event_id: number; organizer_id: number; position: number }[] = [];
       for (const id of ids) {
-        const picked = new Set([random.pick(categories), ...(random.chance(0.3) ? [random.pick(categories)] : []), ...Array.from({ length: random.int(4) }, () => random.pick(tags))]);
+        const picked = new Set([
+          random.pick(categories),
+          ...(random.chance(0.3) ? [random.pick(categories)] : []),
+          ...Array.from({ length: random.int(4) }, () => random.pick(tags)),
+        ]);
         [...picked].forEach((termId, position) => termLinks.push({ event_id: id, term_id: termId, position }));
         const who = new Set([random.pick(organizers), ...(random.chance(0.3) ? [random.pick(organizers)] : [])]);
-        [...who].forEach((organizerId, position) => organizerLinks.push({ event_id: id, organizer_id: organizerId, position }));
+        [...who].forEach((organizerId, position) =>
+          organizerLinks.push({ event_id: id, organizer_id: organizerId, position }),
+        );
       }
       await insertBatch(trx, 'event_terms', termLinks);
       await insertBatch(trx, 'event_organizers', organizerLinks);
@@ -176,5 +294,12 @@ export async function seedCalendar(db: Db, config: Config, options: SeedOptions)
   await compactSearchIndex(db);
   options.onStep?.('updating the query planner statistics');
   await updatePlannerStatistics(db);
-  return { events: options.events, venues: venues.length, organizers: organizers.length, categories: categories.length, tags: tags.length, eventIds: { first, last } };
+  return {
+    events: options.events,
+    venues: venues.length,
+    organizers: organizers.length,
+    categories: categories.length,
+    tags: tags.length,
+    eventIds: { first, last },
+  };
 }

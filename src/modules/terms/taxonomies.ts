@@ -9,5 +9,17 @@ export interface Taxonomy {
   readonly manage: Capability;
 }
 
-export const CATEGORIES: Taxonomy = { key: 'category', wpName: 'tribe_events_cat', path: 'categories', hierarchical: true, manage: 'manage_categories' };
-export const TAGS: Taxonomy = { key: 'tag', wpName: 'post_tag', path: 'tags', hierarchical: false, manage: 'manage_tags' };
+export const CATEGORIES: Taxonomy = {
+  key: 'category',
+  wpName: 'tribe_events_cat',
+  path: 'categories',
+  hierarchical: true,
+  manage: 'manage_categories',
+};
+export const TAGS: Taxonomy = {
+  key: 'tag',
+  wpName: 'post_tag',
+  path: 'tags',
+  hierarchical: false,
+  manage: 'manage_tags',
+};

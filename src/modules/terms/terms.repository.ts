@@ -47,8 +47,12 @@ type TermQuery = SelectQueryBuilder<TermDb, 'terms' | 'tr_req' | 'tr_def', TermR
 function selectTerms(db: Executor, { lang, defaultLang }: TermLanguages): TermQuery {
   return db
     .selectFrom('terms')
-    .leftJoin('term_translations as tr_req', (join) => join.onRef('tr_req.term_id', '=', 'terms.id').on('tr_req.lang', '=', lang))
-    .leftJoin('term_translations as tr_def', (join) => join.onRef('tr_def.term_id', '=', 'terms.id').on('tr_def.lang', '=', defaultLang))
+    .leftJoin('term_translations as tr_req', (join) =>
+      join.onRef('tr_req.term_id', '=', 'terms.id').on('tr_req.lang', '=', lang),
+    )
+    .leftJoin('term_translations as tr_def', (join) =>
+      join.onRef('tr_def.term_id', '=', 'terms.id').on('tr_def.lang', '=', defaultLang),
+    )
     .select([
       'terms.id',
       'terms.taxonomy',
@@ -67,7 +71,9 @@ function applyFilter(query: TermQuery, filter: TermFilter, languages: TermLangua
   if (filter.hideEmpty) q = q.where('terms.count', '>', 0);
   if (filter.slug !== undefined) {
     const slug = filter.slug;
-    q = q.where(sql<boolean>`(${translatedColumn('terms', 'slug', languages.lang, languages.defaultLang)} = ${slug} OR terms.slug = ${slug})`);
+    q = q.where(
+      sql<boolean>`(${translatedColumn('terms', 'slug', languages.lang, languages.defaultLang)} = ${slug} OR terms.slug = ${slug})`,
+    );
   }
   if (filter.include) q = q.where('terms.id', 'in', filter.include);
   if (filter.exclude && filter.exclude.length > 0) q = q.where('terms.id', 'not in', filter.exclude);
@@ -75,7 +81,13 @@ function applyFilter(query: TermQuery, filter: TermFilter, languages: TermLangua
   if (filter.eventId !== undefined) {
     const eventId = filter.eventId;
     q = q.where((eb) =>
-      eb.exists(eb.selectFrom('event_terms').select('event_terms.term_id').whereRef('event_terms.term_id', '=', 'terms.id').where('event_terms.event_id', '=', eventId)),
+      eb.exists(
+        eb
+          .selectFrom('event_terms')
+          .select('event_terms.term_id')
+          .whereRef('event_terms.term_id', '=', 'terms.id')
+          .where('event_terms.event_id', '=', eventId),
+      ),
     );
   }
   if (filter.search !== undefined) {
@@ -100,7 +112,10 @@ function applyOrder(query: TermQuery, order: TermOrder): TermQuery {
       return query.orderBy(sql.ref('description'), dir).orderBy('terms.id', dir);
     case 'include': {
       if (!order.include || order.include.length === 0) return query.orderBy('terms.id', dir);
-      const cases = sql.join(order.include.map((id, i) => sql`WHEN ${id} THEN ${i}`), sql` `);
+      const cases = sql.join(
+        order.include.map((id, i) => sql`WHEN ${id} THEN ${i}`),
+        sql` `,
+      );
       return query.orderBy(sql`CASE terms.id ${cases} END`, dir);
     }
     case 'term_group':
@@ -109,8 +124,18 @@ function applyOrder(query: TermQuery, order: TermOrder): TermQuery {
   }
 }
 
-export async function listTerms(db: Executor, filter: TermFilter, order: TermOrder, languages: TermLanguages, limit: number, offset: number): Promise<TermRow[]> {
-  return applyOrder(applyFilter(selectTerms(db, languages), filter, languages), order).limit(limit).offset(offset).execute();
+export async function listTerms(
+  db: Executor,
+  filter: TermFilter,
+  order: TermOrder,
+  languages: TermLanguages,
+  limit: number,
+  offset: number,
+): Promise<TermRow[]> {
+  return applyOrder(applyFilter(selectTerms(db, languages), filter, languages), order)
+    .limit(limit)
+    .offset(offset)
+    .execute();
 }
 
 export async function countTerms(db: Executor, filter: TermFilter, languages: TermLanguages): Promise<number> {
@@ -121,19 +146,36 @@ export async function countTerms(db: Executor, filter: TermFilter, languages: Te
   return Number(row.n);
 }
 
-export async function findTerm(db: Executor, taxonomy: string, id: number, languages: TermLanguages): Promise<TermRow | undefined> {
-  return selectTerms(db, languages).where('terms.taxonomy', '=', taxonomy).where('terms.id', '=', id).executeTakeFirst();
+export async function findTerm(
+  db: Executor,
+  taxonomy: string,
+  id: number,
+  languages: TermLanguages,
+): Promise<TermRow | undefined> {
+  return selectTerms(db, languages)
+    .where('terms.taxonomy', '=', taxonomy)
+    .where('terms.id', '=', id)
+    .executeTakeFirst();
 }
 
 /** Ids of the terms of `taxonomy` that exist among `ids`. */
 export async function existingTermIds(db: Executor, taxonomy: string, ids: readonly number[]): Promise<Set<number>> {
   if (ids.length === 0) return new Set();
-  const rows = await db.selectFrom('terms').select('id').where('taxonomy', '=', taxonomy).where('id', 'in', [...ids]).execute();
+  const rows = await db
+    .selectFrom('terms')
+    .select('id')
+    .where('taxonomy', '=', taxonomy)
+    .where('id', 'in', [...ids])
+    .execute();
   return new Set(rows.map((r) => r.id));
 }
 
 const termIdsOfSlugs = compiledOnce((db, slot) =>
-  db.selectFrom('terms').select(['id', 'slug']).where('taxonomy', '=', slot(0) as string).where(inList(db, 'slug', slot(1), 'text')),
+  db
+    .selectFrom('terms')
+    .select(['id', 'slug'])
+    .where('taxonomy', '=', slot(0) as string)
+    .where(inList(db, 'slug', slot(1), 'text')),
 );
 
 const termIdsOfTranslatedSlugs = compiledOnce((db, slot) =>
@@ -152,7 +194,12 @@ const termIdsOfTranslatedSlugs = compiledOnce((db, slot) =>
  * Every event write with categories or tags resolves them: compiled once, slugs as one parameter
  * (Kysely building the two queries anew was a twelfth of a create).
  */
-export async function termIdsBySlugs(db: Executor, taxonomy: string, slugs: readonly string[], languages?: TermLanguages): Promise<Map<string, number>> {
+export async function termIdsBySlugs(
+  db: Executor,
+  taxonomy: string,
+  slugs: readonly string[],
+  languages?: TermLanguages,
+): Promise<Map<string, number>> {
   if (slugs.length === 0) return new Map();
   const slugList = listParameter(db, slugs);
   const rows = await termIdsOfSlugs(db, [taxonomy, slugList]);
@@ -160,17 +207,28 @@ export async function termIdsBySlugs(db: Executor, taxonomy: string, slugs: read
   if (languages) {
     const translated = await termIdsOfTranslatedSlugs(db, [taxonomy, slugList, languages.lang, languages.defaultLang]);
     for (const lang of [languages.lang, languages.defaultLang]) {
-      for (const row of translated) if (row.lang === lang && row.slug !== null && !result.has(row.slug)) result.set(row.slug, row.id);
+      for (const row of translated)
+        if (row.lang === lang && row.slug !== null && !result.has(row.slug)) result.set(row.slug, row.id);
     }
   }
   return result;
 }
 
-export async function findTermIdBySlug(db: Executor, taxonomy: string, slug: string, languages?: TermLanguages): Promise<number | undefined> {
+export async function findTermIdBySlug(
+  db: Executor,
+  taxonomy: string,
+  slug: string,
+  languages?: TermLanguages,
+): Promise<number | undefined> {
   return (await termIdsBySlugs(db, taxonomy, [slug], languages)).get(slug);
 }
 
-export async function findTermIdByName(db: Executor, taxonomy: string, parentId: number, nameKey: string): Promise<number | undefined> {
+export async function findTermIdByName(
+  db: Executor,
+  taxonomy: string,
+  parentId: number,
+  nameKey: string,
+): Promise<number | undefined> {
   const row = await db
     .selectFrom('terms')
     .select('id')
@@ -197,7 +255,11 @@ export interface NewTerm {
 }
 
 export async function insertTerm(db: Executor, term: NewTerm): Promise<number> {
-  const row = await db.insertInto('terms').values({ ...term, count: 0 }).returning('id').executeTakeFirstOrThrow();
+  const row = await db
+    .insertInto('terms')
+    .values({ ...term, count: 0 })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   return row.id;
 }
 
@@ -220,14 +282,32 @@ export async function upsertTermTranslation(
   lang: string,
   fields: { name?: string; name_key?: string; slug?: string; description?: string },
 ): Promise<void> {
-  const existing = await db.selectFrom('term_translations').select('term_id').where('term_id', '=', termId).where('lang', '=', lang).executeTakeFirst();
+  const existing = await db
+    .selectFrom('term_translations')
+    .select('term_id')
+    .where('term_id', '=', termId)
+    .where('lang', '=', lang)
+    .executeTakeFirst();
   if (existing) {
-    if (Object.keys(fields).length > 0) await db.updateTable('term_translations').set(fields).where('term_id', '=', termId).where('lang', '=', lang).execute();
+    if (Object.keys(fields).length > 0)
+      await db
+        .updateTable('term_translations')
+        .set(fields)
+        .where('term_id', '=', termId)
+        .where('lang', '=', lang)
+        .execute();
     return;
   }
   await db
     .insertInto('term_translations')
-    .values({ term_id: termId, lang, name: fields.name ?? null, name_key: fields.name_key ?? null, slug: fields.slug ?? null, description: fields.description ?? null })
+    .values({
+      term_id: termId,
+      lang,
+      name: fields.name ?? null,
+      name_key: fields.name_key ?? null,
+      slug: fields.slug ?? null,
+      description: fields.description ?? null,
+    })
     .execute();
 }
 
@@ -244,7 +324,11 @@ export async function ancestorsOf(db: Executor, parentId: number): Promise<{ id:
   let current = parentId;
   while (current !== 0 && !seen.has(current)) {
     seen.add(current);
-    const row = await db.selectFrom('terms').select(['id', 'slug', 'parent_id']).where('id', '=', current).executeTakeFirst();
+    const row = await db
+      .selectFrom('terms')
+      .select(['id', 'slug', 'parent_id'])
+      .where('id', '=', current)
+      .executeTakeFirst();
     if (!row) break;
     chain.push({ id: row.id, slug: row.slug });
     current = row.parent_id;
@@ -257,7 +341,11 @@ export type SlugTreeMap = Map<number, { slug: string; parent: number }>;
 
 export async function slugPaths(db: Executor, taxonomy: string, languages?: TermLanguages): Promise<SlugTreeMap> {
   if (!languages) {
-    const rows = await db.selectFrom('terms').select(['id', 'slug', 'parent_id']).where('taxonomy', '=', taxonomy).execute();
+    const rows = await db
+      .selectFrom('terms')
+      .select(['id', 'slug', 'parent_id'])
+      .where('taxonomy', '=', taxonomy)
+      .execute();
     return new Map(rows.map((r) => [r.id, { slug: r.slug, parent: r.parent_id }]));
   }
   const rows = await selectTerms(db, languages).where('terms.taxonomy', '=', taxonomy).execute();
@@ -265,12 +353,24 @@ export async function slugPaths(db: Executor, taxonomy: string, languages?: Term
 }
 
 /** Terms by id, in the request language. */
-const termRowsByIds = compiledOnce((db, slot) => selectTerms(db, { lang: slot(0) as Language, defaultLang: slot(1) as Language }).where(inList(db, 'terms.id', slot(2))));
+const termRowsByIds = compiledOnce((db, slot) =>
+  selectTerms(db, { lang: slot(0) as Language, defaultLang: slot(1) as Language }).where(
+    inList(db, 'terms.id', slot(2)),
+  ),
+);
 
 /** Terms by id in a language; every event write reads its terms: compiled once, ids as one parameter. */
-export async function findTermsByIds(db: Executor, ids: readonly number[], languages: TermLanguages): Promise<Map<number, TermRow>> {
+export async function findTermsByIds(
+  db: Executor,
+  ids: readonly number[],
+  languages: TermLanguages,
+): Promise<Map<number, TermRow>> {
   if (ids.length === 0) return new Map();
-  const rows = (await termRowsByIds(db, [languages.lang, languages.defaultLang, listParameter(db, ids)])) as unknown as TermRow[];
+  const rows = (await termRowsByIds(db, [
+    languages.lang,
+    languages.defaultLang,
+    listParameter(db, ids),
+  ])) as unknown as TermRow[];
   return new Map(rows.map((row) => [row.id, row]));
 }
 
@@ -293,7 +393,12 @@ export async function recountTerms(db: Executor, termIds: readonly number[]): Pr
 
 // One term per statement: SQLite scanned the whole terms table for `id IN (json_each(?))` in an
 // UPDATE (54 µs, against 3 µs by primary key), and a write touches a few terms.
-const addToTermCount = compiledOnce((db, slot) => db.updateTable('terms').set((eb) => ({ count: eb('count', '+', slot(0) as number) })).where('id', '=', slot(1) as number));
+const addToTermCount = compiledOnce((db, slot) =>
+  db
+    .updateTable('terms')
+    .set((eb) => ({ count: eb('count', '+', slot(0) as number) }))
+    .where('id', '=', slot(1) as number),
+);
 
 /** Adds each delta to the `count` of its term (incremental maintenance of published-event counts). */
 export async function adjustTermCounts(db: Executor, deltas: ReadonlyMap<number, number>): Promise<void> {

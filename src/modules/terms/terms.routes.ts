@@ -23,7 +23,20 @@ import * as service from './terms.service.js';
 import { CATEGORIES, TAGS, type Taxonomy } from './taxonomies.js';
 
 /** The order in which list filters are echoed in `rest_url` and the page links. */
-const LINK_ORDER = ['page', 'per_page', 'search', 'slug', 'include', 'exclude', 'parent', 'post', 'event', 'hide_empty', 'orderby', 'order'];
+const LINK_ORDER = [
+  'page',
+  'per_page',
+  'search',
+  'slug',
+  'include',
+  'exclude',
+  'parent',
+  'post',
+  'event',
+  'hide_empty',
+  'orderby',
+  'order',
+];
 
 const TermRef = Type.Ref(TermSchema);
 
@@ -32,7 +45,10 @@ async function present(ctx: RequestContext, taxonomy: Taxonomy, id: number) {
   return presentTerm(row, taxonomy, ctx.urls, tree);
 }
 
-function writeInput(request: ApiRequest<ArgsSpec>, args: { name?: string; description?: string; slug?: string; parent?: number }): service.TermWriteInput {
+function writeInput(
+  request: ApiRequest<ArgsSpec>,
+  args: { name?: string; description?: string; slug?: string; parent?: number },
+): service.TermWriteInput {
   return { ...args, parentSent: request.bag.parent !== undefined && request.bag.parent !== null };
 }
 
@@ -62,7 +78,14 @@ function registerTaxonomy<L extends ArgsSpec, C extends ArgsSpec, U extends Args
       const page = await service.listTerms(ctx, taxonomy, input);
       const pages = totalPages(page.total, input.per_page);
       const filters = givenQuery(LINK_ORDER, given, input);
-      const links = pageLinks((q) => ctx.urls.rest(`${taxonomy.path}/`, q), filters, input.page, input.page < pages, input.page > 1, given.has('page'));
+      const links = pageLinks(
+        (q) => ctx.urls.rest(`${taxonomy.path}/`, q),
+        filters,
+        input.page,
+        input.page < pages,
+        input.page > 1,
+        given.has('page'),
+      );
       setListHeaders(reply, page.total, pages, links);
       return {
         rest_url: links.rest_url,
@@ -143,6 +166,10 @@ function registerTaxonomy<L extends ArgsSpec, C extends ArgsSpec, U extends Args
 }
 
 export function registerTermRoutes(app: FastifyInstance, registry: RouteRegistry): void {
-  registerTaxonomy(app, registry, CATEGORIES, { list: categoryListArgs, create: categoryCreateArgs, update: categoryUpdateArgs });
+  registerTaxonomy(app, registry, CATEGORIES, {
+    list: categoryListArgs,
+    create: categoryCreateArgs,
+    update: categoryUpdateArgs,
+  });
   registerTaxonomy(app, registry, TAGS, { list: tagListArgs, create: tagCreateArgs, update: tagUpdateArgs });
 }

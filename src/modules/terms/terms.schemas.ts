@@ -62,8 +62,9 @@ export function termListSchema(key: 'categories' | 'tags') {
 export const TERM_ORDERBY = ['id', 'name', 'slug', 'count', 'description', 'term_group', 'include'] as const;
 export type TermOrderBy = (typeof TERM_ORDERBY)[number];
 
-const nonNegativeInt = refine(arg.integer({ description: 'Limit result set to direct children of this term (0: top level)' }), (value) =>
-  value >= 0 ? ok(value) : fail('invalid_parameter'),
+const nonNegativeInt = refine(
+  arg.integer({ description: 'Limit result set to direct children of this term (0: top level)' }),
+  (value) => (value >= 0 ? ok(value) : fail('invalid_parameter')),
 );
 
 export const pageArg = withDefault(arg.positiveInt({ description: 'The archive page to return' }), () => 1, 1);
@@ -82,15 +83,29 @@ function listArgs(plural: string) {
     search: arg.string({ description: 'Limit results to those whose name or slug contains this string' }),
     exclude: arg.idOrSlugList({ description: 'Ensure result set exclude specific IDs' }),
     include: arg.idOrSlugList({ description: 'Limit result set to specific IDs' }),
-    order: withDefault(arg.enumOf(['asc', 'desc'], { description: 'Order sort attribute ascending or descending' }), () => 'asc' as const, 'asc'),
-    orderby: withDefault(arg.enumOf(TERM_ORDERBY, { description: 'Sort collection by term attribute' }), () => 'name' as const, 'name'),
-    hide_empty: withDefault(arg.boolean({ description: 'Whether to hide terms not assigned to any published event' }), () => true, true),
+    order: withDefault(
+      arg.enumOf(['asc', 'desc'], { description: 'Order sort attribute ascending or descending' }),
+      () => 'asc' as const,
+      'asc',
+    ),
+    orderby: withDefault(
+      arg.enumOf(TERM_ORDERBY, { description: 'Sort collection by term attribute' }),
+      () => 'name' as const,
+      'name',
+    ),
+    hide_empty: withDefault(
+      arg.boolean({ description: 'Whether to hide terms not assigned to any published event' }),
+      () => true,
+      true,
+    ),
   };
 }
 
 const postFilterArgs = {
   post: arg.positiveInt({ description: 'Limit result set to terms assigned to a specific event' }),
-  event: arg.positiveInt({ description: 'Limit result set to terms assigned to a specific event (an alias of "post" that wins over it)' }),
+  event: arg.positiveInt({
+    description: 'Limit result set to terms assigned to a specific event (an alias of "post" that wins over it)',
+  }),
   slug: arg.string({ description: 'Limit result set to terms with a specific slug' }),
 };
 
@@ -107,7 +122,11 @@ function writeArgs(label: string) {
 
 const parentArg = arg.integer({ description: 'The parent category id (0: none)' });
 
-export const categoryCreateArgs = { ...writeArgs('category'), name: required(writeArgs('category').name), parent: parentArg };
+export const categoryCreateArgs = {
+  ...writeArgs('category'),
+  name: required(writeArgs('category').name),
+  parent: parentArg,
+};
 export const categoryUpdateArgs = { ...writeArgs('category'), parent: parentArg };
 export const tagCreateArgs = { ...writeArgs('tag'), name: required(writeArgs('tag').name) };
 export const tagUpdateArgs = writeArgs('tag');

@@ -49,7 +49,13 @@ function languages(ctx: RequestContext): repo.TermLanguages {
 }
 
 /** Ids or slugs of a list parameter to term ids; unknown ones are reported as problems. */
-async function resolveTermRefs(ctx: RequestContext, taxonomy: Taxonomy, refs: readonly string[], name: string, problems: Map<string, ParamProblem>): Promise<number[]> {
+async function resolveTermRefs(
+  ctx: RequestContext,
+  taxonomy: Taxonomy,
+  refs: readonly string[],
+  name: string,
+  problems: Map<string, ParamProblem>,
+): Promise<number[]> {
   const ids = refs.map((ref) => parsePositiveInteger(ref)).filter((id): id is number => id !== undefined);
   const slugs = refs.filter((ref) => parsePositiveInteger(ref) === undefined);
   const known = await repo.existingTermIds(ctx.db, taxonomy.key, ids);
@@ -59,7 +65,12 @@ async function resolveTermRefs(ctx: RequestContext, taxonomy: Taxonomy, refs: re
   return refs.map((ref) => parsePositiveInteger(ref) ?? bySlug.get(ref)).filter((id): id is number => id !== undefined);
 }
 
-async function requireEvent(ctx: RequestContext, id: number, name: string, problems: Map<string, ParamProblem>): Promise<void> {
+async function requireEvent(
+  ctx: RequestContext,
+  id: number,
+  name: string,
+  problems: Map<string, ParamProblem>,
+): Promise<void> {
   if ((await postType(ctx.db, id)) !== 'event') problems.set(name, { message: 'unknown_event', vars: { value: id } });
 }
 
@@ -67,7 +78,11 @@ export async function listTerms(ctx: RequestContext, taxonomy: Taxonomy, input: 
   const problems = new Map<string, ParamProblem>();
   const include = input.include ? await resolveTermRefs(ctx, taxonomy, input.include, 'include', problems) : undefined;
   const exclude = input.exclude ? await resolveTermRefs(ctx, taxonomy, input.exclude, 'exclude', problems) : undefined;
-  if (input.parent !== undefined && input.parent !== 0 && (await repo.existingTermIds(ctx.db, taxonomy.key, [input.parent])).size === 0) {
+  if (
+    input.parent !== undefined &&
+    input.parent !== 0 &&
+    (await repo.existingTermIds(ctx.db, taxonomy.key, [input.parent])).size === 0
+  ) {
     problems.set('parent', { message: 'unknown_term', vars: { value: input.parent } });
   }
   if (input.post !== undefined) await requireEvent(ctx, input.post, 'post', problems);
@@ -94,7 +109,11 @@ export async function listTerms(ctx: RequestContext, taxonomy: Taxonomy, input: 
   return { rows, total, tree };
 }
 
-export async function getTerm(ctx: RequestContext, taxonomy: Taxonomy, id: number): Promise<{ row: repo.TermRow; tree: repo.SlugTreeMap }> {
+export async function getTerm(
+  ctx: RequestContext,
+  taxonomy: Taxonomy,
+  id: number,
+): Promise<{ row: repo.TermRow; tree: repo.SlugTreeMap }> {
   const row = await repo.findTerm(ctx.db, taxonomy.key, id, languages(ctx));
   if (!row) throw new ApiError('rest_term_invalid');
   return { row, tree: await repo.slugPaths(ctx.db, taxonomy.key, languages(ctx)) };
@@ -111,7 +130,12 @@ function termExists(taxonomy: Taxonomy, termId: number, bySlug = false): ApiErro
 }
 
 /** A parent must be an existing category that is neither the term itself nor one of its descendants. */
-async function checkParent(ctx: RequestContext, taxonomy: Taxonomy, parent: number, termId: number | undefined): Promise<void> {
+async function checkParent(
+  ctx: RequestContext,
+  taxonomy: Taxonomy,
+  parent: number,
+  termId: number | undefined,
+): Promise<void> {
   if (parent === 0) return;
   if ((await repo.existingTermIds(ctx.db, taxonomy.key, [parent])).size === 0) {
     throw invalidParams(new Map([['parent', { message: 'unknown_term', vars: { value: parent } }]]));
@@ -119,7 +143,9 @@ async function checkParent(ctx: RequestContext, taxonomy: Taxonomy, parent: numb
   if (termId === undefined) return;
   const ancestors = await repo.ancestorsOf(ctx.db, parent);
   if (parent === termId || ancestors.some((a) => a.id === termId)) {
-    throw invalidParams(new Map([['parent', { message: 'term_parent_cycle', code: 'term_parent_cycle' } satisfies ParamProblem]]));
+    throw invalidParams(
+      new Map([['parent', { message: 'term_parent_cycle', code: 'term_parent_cycle' } satisfies ParamProblem]]),
+    );
   }
 }
 
@@ -131,7 +157,11 @@ async function uniqueSlug(ctx: RequestContext, taxonomy: Taxonomy, base: string)
 }
 
 /** Creates a category or tag (API.md §7, §12): 201 with the new term. */
-export async function createTerm(ctx: RequestContext, taxonomy: Taxonomy, input: Required<Pick<TermWriteInput, 'name'>> & TermWriteInput): Promise<number> {
+export async function createTerm(
+  ctx: RequestContext,
+  taxonomy: Taxonomy,
+  input: Required<Pick<TermWriteInput, 'name'>> & TermWriteInput,
+): Promise<number> {
   const parent = taxonomy.hierarchical ? (input.parent ?? 0) : 0;
   await checkParent(ctx, taxonomy, parent, undefined);
   requireManage(ctx, taxonomy, input);
@@ -148,16 +178,18 @@ export async function createTerm(ctx: RequestContext, taxonomy: Taxonomy, input:
       slug = await uniqueSlug(ctx, taxonomy, toSlug(input.name));
     }
     try {
-      return await ctx.write((trx) => repo.insertTerm(trx, {
-        taxonomy: taxonomy.key,
-        name: input.name,
-        name_key: nameKey,
-        slug,
-        description: sanitizeHtml(input.description ?? ''),
-        parent_id: parent,
-        lang: ctx.lang,
-        created_at: Math.floor(ctx.now.toSeconds()),
-      }));
+      return await ctx.write((trx) =>
+        repo.insertTerm(trx, {
+          taxonomy: taxonomy.key,
+          name: input.name,
+          name_key: nameKey,
+          slug,
+          description: sanitizeHtml(input.description ?? ''),
+          parent_id: parent,
+          lang: ctx.lang,
+          created_at: Math.floor(ctx.now.toSeconds()),
+        }),
+      );
     } catch (error) {
       // A concurrent writer took the name or slug between our check and insert: check again.
       if (!isUniqueViolation(error) || attempt >= 3) throw error;
@@ -166,7 +198,12 @@ export async function createTerm(ctx: RequestContext, taxonomy: Taxonomy, input:
 }
 
 /** Partial update (API.md §13): only sent fields change; text goes to the request language. */
-export async function updateTerm(ctx: RequestContext, taxonomy: Taxonomy, id: number, input: TermWriteInput): Promise<void> {
+export async function updateTerm(
+  ctx: RequestContext,
+  taxonomy: Taxonomy,
+  id: number,
+  input: TermWriteInput,
+): Promise<void> {
   const current = await repo.findTerm(ctx.db, taxonomy.key, id, languages(ctx));
   if (!current) throw new ApiError('rest_term_invalid');
   if (taxonomy.hierarchical && input.parent !== undefined) await checkParent(ctx, taxonomy, input.parent, id);
@@ -193,7 +230,8 @@ export async function updateTerm(ctx: RequestContext, taxonomy: Taxonomy, id: nu
       if (description !== undefined) shared.description = description;
     } else if (input.name !== undefined || description !== undefined || input.slug !== undefined) {
       // In another language the name, description and slug are that language's (API.md §15).
-      const translatedSlug = input.slug !== undefined ? toSlug(input.slug) : input.name !== undefined ? toSlug(input.name) : undefined;
+      const translatedSlug =
+        input.slug !== undefined ? toSlug(input.slug) : input.name !== undefined ? toSlug(input.name) : undefined;
       await repo.upsertTermTranslation(trx, id, ctx.lang, {
         ...(input.name !== undefined ? { name: input.name, name_key: nameKey } : {}),
         ...(translatedSlug ? { slug: translatedSlug } : {}),
@@ -210,7 +248,11 @@ export async function updateTerm(ctx: RequestContext, taxonomy: Taxonomy, id: nu
 }
 
 /** Permanent delete (API.md §13): returns the term as it was. */
-export async function deleteTerm(ctx: RequestContext, taxonomy: Taxonomy, id: number): Promise<{ row: repo.TermRow; tree: repo.SlugTreeMap }> {
+export async function deleteTerm(
+  ctx: RequestContext,
+  taxonomy: Taxonomy,
+  id: number,
+): Promise<{ row: repo.TermRow; tree: repo.SlugTreeMap }> {
   const before = await getTerm(ctx, taxonomy, id);
   requireManage(ctx, taxonomy);
   await ctx.write((trx) => repo.deleteTerm(trx, id, before.row.parent_id));
@@ -221,7 +263,12 @@ export async function deleteTerm(ctx: RequestContext, taxonomy: Taxonomy, id: nu
  * The id of the top-level term of `taxonomy` with this name (case-insensitive), creating it when
  * missing: inline term creation from event writes, for callers who may manage terms (API.md §13).
  */
-export async function findOrCreateTermByName(ctx: RequestContext, db: Executor, taxonomy: Taxonomy, name: string): Promise<number> {
+export async function findOrCreateTermByName(
+  ctx: RequestContext,
+  db: Executor,
+  taxonomy: Taxonomy,
+  name: string,
+): Promise<number> {
   const nameKey = searchKey(name);
   const existing = await repo.findTermIdByName(db, taxonomy.key, 0, nameKey);
   if (existing !== undefined) return existing;
@@ -229,7 +276,16 @@ export async function findOrCreateTermByName(ctx: RequestContext, db: Executor, 
   for (let attempt = 1; ; attempt++) {
     const slug = slugCandidate(base, attempt);
     if (await repo.slugExists(db, taxonomy.key, slug)) continue;
-    return repo.insertTerm(db, { taxonomy: taxonomy.key, name, name_key: nameKey, slug, description: '', parent_id: 0, lang: ctx.lang, created_at: Math.floor(ctx.now.toSeconds()) });
+    return repo.insertTerm(db, {
+      taxonomy: taxonomy.key,
+      name,
+      name_key: nameKey,
+      slug,
+      description: '',
+      parent_id: 0,
+      lang: ctx.lang,
+      created_at: Math.floor(ctx.now.toSeconds()),
+    });
   }
 }
 
@@ -242,7 +298,13 @@ export async function termsOfLinks(
 ): Promise<Map<number, repo.TermRow[]>> {
   const languages = { lang: ctx.lang, defaultLang: ctx.config.defaultLanguage };
   const version = db === ctx.db ? await ctx.dataVersion() : undefined;
-  const rows = await rowsById(state.rows, version, (id) => `${id}|${ctx.lang}`, links.map((link) => link.term_id), (missing) => repo.findTermsByIds(db, missing, languages));
+  const rows = await rowsById(
+    state.rows,
+    version,
+    (id) => `${id}|${ctx.lang}`,
+    links.map((link) => link.term_id),
+    (missing) => repo.findTermsByIds(db, missing, languages),
+  );
   const result = new Map<number, repo.TermRow[]>();
   for (const link of links) {
     const row = rows.get(link.term_id);

@@ -17,12 +17,19 @@ export async function listUsers(db: Executor): Promise<UserRow[]> {
 }
 
 export async function countUsers(db: Executor): Promise<number> {
-  const row = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
 export async function insertUser(db: Executor, login: string, role: string, now: number): Promise<number> {
-  const row = await db.insertInto('users').values({ login, role, created_at: now }).returning('id').executeTakeFirstOrThrow();
+  const row = await db
+    .insertInto('users')
+    .values({ login, role, created_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   return row.id;
 }
 
@@ -42,14 +49,24 @@ export interface CredentialRow {
 
 /** Read on every authenticated request. */
 const credentialByHash = compiledOnce((db, slot) =>
-  db.selectFrom('app_passwords').innerJoin('users', 'users.id', 'app_passwords.user_id').select(['users.id as user_id', 'users.login', 'users.role']).where('app_passwords.hash', '=', slot(0) as string),
+  db
+    .selectFrom('app_passwords')
+    .innerJoin('users', 'users.id', 'app_passwords.user_id')
+    .select(['users.id as user_id', 'users.login', 'users.role'])
+    .where('app_passwords.hash', '=', slot(0) as string),
 );
 
 export async function findCredential(db: Executor, hash: string): Promise<CredentialRow | undefined> {
   return (await credentialByHash(db, [hash]))[0];
 }
 
-export async function insertAppPassword(db: Executor, userId: number, name: string, hash: string, now: number): Promise<number> {
+export async function insertAppPassword(
+  db: Executor,
+  userId: number,
+  name: string,
+  hash: string,
+  now: number,
+): Promise<number> {
   const row = await db
     .insertInto('app_passwords')
     .values({ user_id: userId, name, hash, created_at: now })
@@ -70,10 +87,19 @@ export interface AppPasswordRow {
 }
 
 export async function listAppPasswords(db: Executor, userId: number): Promise<AppPasswordRow[]> {
-  return db.selectFrom('app_passwords').select(['id', 'name', 'created_at']).where('user_id', '=', userId).orderBy('id').execute();
+  return db
+    .selectFrom('app_passwords')
+    .select(['id', 'name', 'created_at'])
+    .where('user_id', '=', userId)
+    .orderBy('id')
+    .execute();
 }
 
 export async function deleteAppPassword(db: Executor, userId: number, id: number): Promise<boolean> {
-  const result = await db.deleteFrom('app_passwords').where('user_id', '=', userId).where('id', '=', id).executeTakeFirst();
+  const result = await db
+    .deleteFrom('app_passwords')
+    .where('user_id', '=', userId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }

@@ -36,7 +36,12 @@ export interface CredentialCache {
  * data version (SQLite's data_version, PostgreSQL's trigger of migration 0009), so a revoked
  * password or a changed role is seen by the next request.
  */
-export async function authenticate(db: Db, login: string | null, password: string, cache?: CredentialCache): Promise<Caller | undefined> {
+export async function authenticate(
+  db: Db,
+  login: string | null,
+  password: string,
+  cache?: CredentialCache,
+): Promise<Caller | undefined> {
   const hash = hashApplicationPassword(password);
   let credential = cache?.rows.get(hash, cache.version, cache.stillValid);
   if (!credential) {
@@ -48,7 +53,12 @@ export async function authenticate(db: Db, login: string | null, password: strin
   return { userId: credential.user_id, login: credential.login, role: credential.role };
 }
 
-export async function createUser(db: Db, login: string, role: string, now: number): Promise<{ id: number; password: string }> {
+export async function createUser(
+  db: Db,
+  login: string,
+  role: string,
+  now: number,
+): Promise<{ id: number; password: string }> {
   if (!LOGIN.test(login)) throw new UserError(`invalid login "${login}" (letters, digits and . _ @ - only)`);
   const checkedRole = requireRole(role);
   return db.transaction().execute(async (trx) => {
@@ -69,7 +79,8 @@ export async function createAppPassword(db: Db, login: string, name: string, now
 
 export async function revokeAppPassword(db: Db, login: string, id: number): Promise<void> {
   const user = await requireUser(db, login);
-  if (!(await users.deleteAppPassword(db, user.id, id))) throw new UserError(`user "${login}" has no application password ${id}`);
+  if (!(await users.deleteAppPassword(db, user.id, id)))
+    throw new UserError(`user "${login}" has no application password ${id}`);
 }
 
 export async function listAppPasswords(db: Db, login: string): Promise<users.AppPasswordRow[]> {
@@ -99,7 +110,8 @@ export async function ensureAdmin(db: Db, adminPassword: string | undefined, now
       const id = existing ? existing.id : await users.insertUser(trx, 'admin', 'administrator', now);
       if (existing && existing.role !== 'administrator') await users.updateUserRole(trx, id, 'administrator');
       const hash = hashApplicationPassword(adminPassword);
-      if (!(await users.appPasswordExists(trx, hash))) await users.insertAppPassword(trx, id, 'CALENDAR_ADMIN_PASSWORD', hash, now);
+      if (!(await users.appPasswordExists(trx, hash)))
+        await users.insertAppPassword(trx, id, 'CALENDAR_ADMIN_PASSWORD', hash, now);
     });
     return undefined;
   }

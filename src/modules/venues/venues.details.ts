@@ -1,7 +1,19 @@
 /** Venue columns from validated arguments; on create, TEC's defaults (show_map true, stateprovince). */
 export function venueDetails(args: Record<string, unknown>, mode: 'create' | 'update'): Record<string, unknown> {
   const details: Record<string, unknown> = {};
-  for (const column of ['address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'website', 'stateprovince', 'geo_lat', 'geo_lng']) {
+  for (const column of [
+    'address',
+    'city',
+    'country',
+    'province',
+    'state',
+    'zip',
+    'phone',
+    'website',
+    'stateprovince',
+    'geo_lat',
+    'geo_lng',
+  ]) {
     if (args[column] !== undefined) details[column] = args[column];
   }
   for (const flag of ['show_map', 'show_map_link']) {

@@ -23,14 +23,21 @@ export function venueJsonLd(ctx: RequestContext, row: LinkedRow): Record<string,
       postalCode: str(d.zip),
       addressCountry: str(d.country),
     },
-    geo: d.geo_lat !== null && d.geo_lng !== null ? { '@type': 'GeoCoordinates', latitude: d.geo_lat, longitude: d.geo_lng } : undefined,
+    geo:
+      d.geo_lat !== null && d.geo_lng !== null
+        ? { '@type': 'GeoCoordinates', latitude: d.geo_lat, longitude: d.geo_lng }
+        : undefined,
     telephone: str(d.phone),
     sameAs: str(d.website),
   });
 }
 
 /** A venue object (API.md §8): TEC's order, empty values omitted, then flags and global ids. */
-export function presentVenue(ctx: RequestContext, row: LinkedRow, options: { jsonLd: boolean }): Record<string, unknown> {
+export function presentVenue(
+  ctx: RequestContext,
+  row: LinkedRow,
+  options: { jsonLd: boolean },
+): Record<string, unknown> {
   const d = row.details;
   const body = withoutEmpty({
     ...presentPostHead(ctx, VENUE_KIND, row),

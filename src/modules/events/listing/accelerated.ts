@@ -48,7 +48,12 @@ const WHOLE_LIST_LIMIT = 100_000;
  */
 const hotAfter = (total: number) => Math.max(4, Math.ceil(total / 1_000));
 
-async function isHot(ctx: RequestContext, state: ListingState, filter: repo.EventFilter, total: number): Promise<boolean> {
+async function isHot(
+  ctx: RequestContext,
+  state: ListingState,
+  filter: repo.EventFilter,
+  total: number,
+): Promise<boolean> {
   const key = `hits|${filterKey(ctx, filter)}`;
   const version = await ctx.dataVersion();
   const hits = (state.counts.get(key, version) ?? 0) + 1;
@@ -86,14 +91,22 @@ function idArray(ids: readonly number[]): Int32Array | Float64Array {
   return ids.every((id) => id <= INT32_MAX) ? Int32Array.from(ids) : Float64Array.from(ids);
 }
 
-async function keptList(ctx: RequestContext, state: ListingState, filter: repo.EventFilter, needed: number): Promise<KeptList> {
+async function keptList(
+  ctx: RequestContext,
+  state: ListingState,
+  filter: repo.EventFilter,
+  needed: number,
+): Promise<KeptList> {
   const key = filterKey(ctx, filter);
   const version = await ctx.dataVersion();
   const cached = state.eventLists.get(key, version);
   if (cached && (cached.ids.length === cached.total || cached.ids.length >= needed)) return cached;
   const found = (await publicSearch(ctx, state, filter, version)) ?? (await state.plain.ids(ctx, filter));
   // The head kept of a long search still holds the page asked for (`needed` ids).
-  const kept = { ids: idArray(filter.search && found.length > SEARCH_HEAD ? found.slice(0, Math.max(SEARCH_HEAD, needed)) : found), total: found.length };
+  const kept = {
+    ids: idArray(filter.search && found.length > SEARCH_HEAD ? found.slice(0, Math.max(SEARCH_HEAD, needed)) : found),
+    total: found.length,
+  };
   state.eventLists.set(key, version, kept);
   return kept;
 }
@@ -109,33 +122,66 @@ const DOCUMENT_WORD = /^[\x21-\x7e]{3,}$/;
  * A public search, narrowed in memory first (search/candidates.ts): the events known to match are
  * taken as they are, the unsure ones go through the exact query, and both are merged in list order.
  */
-async function publicSearch(ctx: RequestContext, state: ListingState, filter: repo.EventFilter, version: string): Promise<number[] | undefined> {
+async function publicSearch(
+  ctx: RequestContext,
+  state: ListingState,
+  filter: repo.EventFilter,
+  version: string,
+): Promise<number[] | undefined> {
   if (!filter.search || filter.include || !posts.seesPublishedOnly(filter.caller)) return undefined;
   const { include: words, exclude: excluded } = filter.search;
   const complete = onlyWhatCandidatesKnow(filter) && [...words, ...excluded].every((word) => DOCUMENT_WORD.test(word));
   const lockedTitleOnly = filter.caller === null && filter.password === undefined;
-  const found = await state.candidates.find(version, { ...filter, termSets: termSetsOf(filter), words, excluded, complete, lockedTitleOnly });
+  const found = await state.candidates.find(version, {
+    ...filter,
+    termSets: termSetsOf(filter),
+    words,
+    excluded,
+    complete,
+    lockedTitleOnly,
+  });
   if (!found) return undefined;
-  const checked = found.unsure.length === 0 ? [] : await repo.listEventKeys(ctx.db, { ...filter, candidateIds: found.unsure }, languages(ctx));
+  const checked =
+    found.unsure.length === 0
+      ? []
+      : await repo.listEventKeys(ctx.db, { ...filter, candidateIds: found.unsure }, languages(ctx));
   return mergeInListOrder(found.matching, checked);
 }
 
-const termSetsOf = (filter: repo.EventFilter) => [filter.categoryIds, filter.tagIds].filter((ids): ids is number[] => ids !== undefined);
+const termSetsOf = (filter: repo.EventFilter) =>
+  [filter.categoryIds, filter.tagIds].filter((ids): ids is number[] => ids !== undefined);
 
 /** Besides words, the filter asks only what the in-memory candidates know: dates and terms. */
 const onlyWhatCandidatesKnow = (filter: repo.EventFilter) =>
-  [filter.venueIds, filter.organizerIds, filter.featured, filter.parentId, filter.geoloc, filter.near].every((value) => value === undefined);
+  [filter.venueIds, filter.organizerIds, filter.featured, filter.parentId, filter.geoloc, filter.near].every(
+    (value) => value === undefined,
+  );
 
 /**
  * A public list without words counted in memory (search/candidates.ts), the events this process
  * wrote since the copy was made counted in SQL. After every write the count is taken again, and
  * in SQL the default window is slow to count at scale (docs/performance-log.md).
  */
-async function publicCount(ctx: RequestContext, state: ListingState, filter: repo.EventFilter, version: string): Promise<number | undefined> {
-  if (filter.search || filter.include || !posts.seesPublishedOnly(filter.caller) || !onlyWhatCandidatesKnow(filter)) return undefined;
-  const counted = await state.candidates.count(version, { ...filter, termSets: termSetsOf(filter), words: [], excluded: [], complete: true });
+async function publicCount(
+  ctx: RequestContext,
+  state: ListingState,
+  filter: repo.EventFilter,
+  version: string,
+): Promise<number | undefined> {
+  if (filter.search || filter.include || !posts.seesPublishedOnly(filter.caller) || !onlyWhatCandidatesKnow(filter))
+    return undefined;
+  const counted = await state.candidates.count(version, {
+    ...filter,
+    termSets: termSetsOf(filter),
+    words: [],
+    excluded: [],
+    complete: true,
+  });
   if (!counted) return undefined;
-  const written = counted.unsure.length === 0 ? [] : await repo.listEventKeys(ctx.db, { ...filter, candidateIds: counted.unsure }, languages(ctx));
+  const written =
+    counted.unsure.length === 0
+      ? []
+      : await repo.listEventKeys(ctx.db, { ...filter, candidateIds: counted.unsure }, languages(ctx));
   return counted.known + written.length;
 }
 
@@ -145,7 +191,8 @@ function mergeInListOrder(a: { ids: number[]; keys: number[] }, b: readonly { id
   let i = 0;
   let j = 0;
   while (i < a.ids.length || j < b.length) {
-    const takeA = j >= b.length || (i < a.ids.length && (a.keys[i] < b[j].key || (a.keys[i] === b[j].key && a.ids[i] < b[j].id)));
+    const takeA =
+      j >= b.length || (i < a.ids.length && (a.keys[i] < b[j].key || (a.keys[i] === b[j].key && a.ids[i] < b[j].id)));
     merged.push(takeA ? a.ids[i++] : b[j++].id);
   }
   return merged;
@@ -154,5 +201,9 @@ function mergeInListOrder(a: { ids: number[]; keys: number[] }, b: readonly { id
 /** `total` is counted once per distinct filter and reader until data changes (issue "benchmark harness"). */
 async function countOnce(ctx: RequestContext, state: ListingState, filter: repo.EventFilter): Promise<number> {
   const version = await ctx.dataVersion();
-  return state.counts.computed(filterKey(ctx, filter), version, async () => (await publicCount(ctx, state, filter, version)) ?? state.plain.count(ctx, filter));
+  return state.counts.computed(
+    filterKey(ctx, filter),
+    version,
+    async () => (await publicCount(ctx, state, filter, version)) ?? state.plain.count(ctx, filter),
+  );
 }

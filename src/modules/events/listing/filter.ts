@@ -13,14 +13,20 @@ import type { EventsState } from '../events.state.js';
 import type { EventListInput } from './input.js';
 import type { EffectiveBounds } from './window.js';
 
-
 const instant = (dt: DateTime | undefined) => (dt ? Math.floor(dt.toSeconds()) : undefined);
 
 /**
  * Term filters: slugs or ids of existing terms (else 400); a category brings its descendants.
  * Resolved once per distinct list of references and language until data changes.
  */
-async function termFilter(ctx: RequestContext, state: EventsState, taxonomy: Taxonomy, refs: string[], name: string, problems: Map<string, ParamProblem>): Promise<number[]> {
+async function termFilter(
+  ctx: RequestContext,
+  state: EventsState,
+  taxonomy: Taxonomy,
+  refs: string[],
+  name: string,
+  problems: Map<string, ParamProblem>,
+): Promise<number[]> {
   const key = `terms|${taxonomy.key}|${ctx.lang}|${JSON.stringify(refs)}`;
   const version = await ctx.dataVersion();
   const cached = state.termFilters.get(key, version);
@@ -30,10 +36,21 @@ async function termFilter(ctx: RequestContext, state: EventsState, taxonomy: Tax
   return ids;
 }
 
-async function resolveTerms(ctx: RequestContext, taxonomy: Taxonomy, refs: string[], name: string, problems: Map<string, ParamProblem>): Promise<number[]> {
+async function resolveTerms(
+  ctx: RequestContext,
+  taxonomy: Taxonomy,
+  refs: string[],
+  name: string,
+  problems: Map<string, ParamProblem>,
+): Promise<number[]> {
   const ids = refs.map((r) => parsePositiveInteger(r)).filter((id): id is number => id !== undefined);
   const known = await termsRepo.existingTermIds(ctx.db, taxonomy.key, ids);
-  const bySlug = await termsRepo.termIdsBySlugs(ctx.db, taxonomy.key, refs.filter((r) => parsePositiveInteger(r) === undefined), languages(ctx));
+  const bySlug = await termsRepo.termIdsBySlugs(
+    ctx.db,
+    taxonomy.key,
+    refs.filter((r) => parsePositiveInteger(r) === undefined),
+    languages(ctx),
+  );
   const resolved: number[] = [];
   const unknown: string[] = [];
   for (const ref of refs) {
@@ -58,18 +75,31 @@ async function resolveTerms(ctx: RequestContext, taxonomy: Taxonomy, refs: strin
   return [...withDescendants];
 }
 
-async function postsFilter(ctx: RequestContext, type: string, ids: number[] | undefined, name: string, problems: Map<string, ParamProblem>): Promise<void> {
+async function postsFilter(
+  ctx: RequestContext,
+  type: string,
+  ids: number[] | undefined,
+  name: string,
+  problems: Map<string, ParamProblem>,
+): Promise<void> {
   if (!ids) return;
   const known = await existingPostIds(ctx.db, type, ids);
   if (ids.some((id) => !known.has(id))) problems.set(name, { message: 'invalid_parameter' });
 }
 
-export async function buildFilter(ctx: RequestContext, state: EventsState, input: EventListInput, bounds: EffectiveBounds): Promise<repo.EventFilter> {
+export async function buildFilter(
+  ctx: RequestContext,
+  state: EventsState,
+  input: EventListInput,
+  bounds: EffectiveBounds,
+): Promise<repo.EventFilter> {
   if ((input.geoloc_lat == null) !== (input.geoloc_lng == null)) {
     throw invalidParam(input.geoloc_lat == null ? 'geoloc_lat' : 'geoloc_lng', { message: 'geoloc_pair' });
   }
   const problems = new Map<string, ParamProblem>();
-  const categoryIds = input.categories ? await termFilter(ctx, state, CATEGORIES, input.categories, 'categories', problems) : undefined;
+  const categoryIds = input.categories
+    ? await termFilter(ctx, state, CATEGORIES, input.categories, 'categories', problems)
+    : undefined;
   const tagIds = input.tags ? await termFilter(ctx, state, TAGS, input.tags, 'tags', problems) : undefined;
   await postsFilter(ctx, 'venue', input.venue, 'venue', problems);
   await postsFilter(ctx, 'organizer', input.organizer, 'organizer', problems);
@@ -96,6 +126,9 @@ export async function buildFilter(ctx: RequestContext, state: EventsState, input
     parentId: input.post_parent,
     include: input.include,
     geoloc: input.geoloc === true ? true : undefined,
-    near: input.geoloc_lat != null && input.geoloc_lng != null ? { lat: input.geoloc_lat, lng: input.geoloc_lng, radiusKm: input.geoloc_radius ?? 25 } : undefined,
+    near:
+      input.geoloc_lat != null && input.geoloc_lng != null
+        ? { lat: input.geoloc_lat, lng: input.geoloc_lng, radiusKm: input.geoloc_radius ?? 25 }
+        : undefined,
   };
 }

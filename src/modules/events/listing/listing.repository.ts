@@ -7,7 +7,6 @@ import { translatedColumn } from '../../../db/translations.js';
 import type { Languages } from '../../linked/linked.repository.js';
 import { visibleTo } from '../../posts/posts.repository.js';
 
-
 export interface SearchTerms {
   include: string[];
   exclude: string[];
@@ -42,14 +41,21 @@ function editableBy(caller: Caller | null): Expression<SqlBool> {
   if (!caller || !callerCan(caller, 'edit_own_posts')) return sql<SqlBool>`1 = 0`;
   if (callerCan(caller, 'edit_others_posts')) return sql<SqlBool>`1 = 1`;
   const own = sql<SqlBool>`events.author_id = ${caller.userId}`;
-  return callerCan(caller, 'edit_own_published_posts') ? own : sql<SqlBool>`(${own} AND events.status NOT IN ('publish', 'future'))`;
+  return callerCan(caller, 'edit_own_published_posts')
+    ? own
+    : sql<SqlBool>`(${own} AND events.status NOT IN ('publish', 'future'))`;
 }
 
 /**
  * `search` (API.md §10): every word in the title, excerpt or description; `-word` in none. The
  * excerpt and description of a protected event the caller has not unlocked are never searched (§18).
  */
-function searchCondition(db: Executor, terms: SearchTerms, filter: EventFilter, languages: Languages): Expression<SqlBool> {
+function searchCondition(
+  db: Executor,
+  terms: SearchTerms,
+  filter: EventFilter,
+  languages: Languages,
+): Expression<SqlBool> {
   const title = translatedColumn('posts', 'title', languages.lang, languages.defaultLang);
   const excerpt = translatedColumn('posts', 'excerpt', languages.lang, languages.defaultLang);
   const description = translatedColumn('posts', 'description', languages.lang, languages.defaultLang);
@@ -82,7 +88,9 @@ type EventsTableQuery = SelectQueryBuilder<Database, 'events', object>;
 
 /** The conditions on the events table alone: they use the listing indexes (migration 0004). */
 function eventConditions(db: Executor, filter: EventFilter) {
-  let q = eventRows(db, filter).where(visibleTo('events', filter.caller, filter.statuses)).where('events.hide_from_listings', '=', 0);
+  let q = eventRows(db, filter)
+    .where(visibleTo('events', filter.caller, filter.statuses))
+    .where('events.hide_from_listings', '=', 0);
   if (filter.startMin !== undefined) q = q.where('events.start_key', '>=', filter.startMin);
   if (filter.startBefore !== undefined) q = q.where('events.start_key', '<', filter.startBefore);
   if (filter.startAfter !== undefined) q = q.where('events.start_key', '>', filter.startAfter);
@@ -97,7 +105,9 @@ function eventConditions(db: Executor, filter: EventFilter) {
   if (filter.venueIds) q = q.where('events.venue_id', 'in', filter.venueIds);
   if (filter.organizerIds) {
     const ids = filter.organizerIds;
-    q = q.where(sql<SqlBool>`EXISTS (SELECT 1 FROM event_organizers eo WHERE eo.event_id = events.post_id AND eo.organizer_id IN (${sql.join(ids)}))`);
+    q = q.where(
+      sql<SqlBool>`EXISTS (SELECT 1 FROM event_organizers eo WHERE eo.event_id = events.post_id AND eo.organizer_id IN (${sql.join(ids)}))`,
+    );
   }
   if (filter.featured !== undefined) q = q.where('events.featured', '=', filter.featured ? 1 : 0);
   if (filter.include) q = q.where('events.post_id', 'in', filter.include);
@@ -106,7 +116,10 @@ function eventConditions(db: Executor, filter: EventFilter) {
     const prefilter = mayContain(db, sql.ref('events.post_id'), word);
     if (prefilter) q = q.where(prefilter);
   }
-  if (filter.geoloc) q = q.where(sql<SqlBool>`EXISTS (SELECT 1 FROM venues v WHERE v.post_id = events.venue_id AND v.geo_lat IS NOT NULL AND v.geo_lng IS NOT NULL)`);
+  if (filter.geoloc)
+    q = q.where(
+      sql<SqlBool>`EXISTS (SELECT 1 FROM venues v WHERE v.post_id = events.venue_id AND v.geo_lat IS NOT NULL AND v.geo_lng IS NOT NULL)`,
+    );
   if (filter.near) {
     const { lat, lng, radiusKm } = filter.near;
     q = q.where(
@@ -127,11 +140,18 @@ function filtered(db: Executor, filter: EventFilter, languages: Languages) {
   if (!hasSearch(filter) && filter.parentId === undefined) return base;
   const candidates = base.select(['events.post_id', 'events.start_key', 'events.status', 'events.author_id']);
   let q = db
-    .with((cte) => cte('candidates').materialized(), () => candidates)
+    .with(
+      (cte) => cte('candidates').materialized(),
+      () => candidates,
+    )
     .selectFrom('candidates as events')
     .innerJoin('posts', 'posts.id', 'events.post_id')
-    .leftJoin('post_translations as tr_req', (join) => join.onRef('tr_req.post_id', '=', 'events.post_id').on('tr_req.lang', '=', languages.lang))
-    .leftJoin('post_translations as tr_def', (join) => join.onRef('tr_def.post_id', '=', 'events.post_id').on('tr_def.lang', '=', languages.defaultLang)) as unknown as typeof base;
+    .leftJoin('post_translations as tr_req', (join) =>
+      join.onRef('tr_req.post_id', '=', 'events.post_id').on('tr_req.lang', '=', languages.lang),
+    )
+    .leftJoin('post_translations as tr_def', (join) =>
+      join.onRef('tr_def.post_id', '=', 'events.post_id').on('tr_def.lang', '=', languages.defaultLang),
+    ) as unknown as typeof base;
   if (filter.parentId !== undefined) q = q.where(sql<SqlBool>`posts.parent_id = ${filter.parentId}`);
   if (hasSearch(filter)) q = q.where(searchCondition(db, filter.search, filter, languages));
   return q;
@@ -141,10 +161,19 @@ function filtered(db: Executor, filter: EventFilter, languages: Languages) {
  * Ids of the filtered set in list order (start, then id; `include`: as listed): one page, or with
  * `limit` undefined all of them.
  */
-export async function listEventIds(db: Executor, filter: EventFilter, languages: Languages, limit?: number, offset = 0): Promise<number[]> {
+export async function listEventIds(
+  db: Executor,
+  filter: EventFilter,
+  languages: Languages,
+  limit?: number,
+  offset = 0,
+): Promise<number[]> {
   let q = filtered(db, filter, languages).select('events.post_id as id');
   if (filter.include) {
-    const cases = sql.join(filter.include.map((id, i) => sql`WHEN ${id} THEN ${i}`), sql` `);
+    const cases = sql.join(
+      filter.include.map((id, i) => sql`WHEN ${id} THEN ${i}`),
+      sql` `,
+    );
     q = q.orderBy(sql`CASE events.post_id ${cases} END`).orderBy('events.post_id');
   } else {
     q = q.orderBy('events.start_key').orderBy('events.post_id');
@@ -154,8 +183,16 @@ export async function listEventIds(db: Executor, filter: EventFilter, languages:
 }
 
 /** The filtered set in list order with each event's start key (for merging with other ordered ids). */
-export async function listEventKeys(db: Executor, filter: EventFilter, languages: Languages): Promise<{ id: number; key: number }[]> {
-  return filtered(db, filter, languages).select(['events.post_id as id', 'events.start_key as key']).orderBy('events.start_key').orderBy('events.post_id').execute();
+export async function listEventKeys(
+  db: Executor,
+  filter: EventFilter,
+  languages: Languages,
+): Promise<{ id: number; key: number }[]> {
+  return filtered(db, filter, languages)
+    .select(['events.post_id as id', 'events.start_key as key'])
+    .orderBy('events.start_key')
+    .orderBy('events.post_id')
+    .execute();
 }
 
 export async function countEvents(db: Executor, filter: EventFilter, languages: Languages): Promise<number> {

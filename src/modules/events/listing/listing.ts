@@ -12,7 +12,12 @@ import { effectiveBounds, type EffectiveBounds } from './window.js';
  */
 export interface EventListing {
   /** The ids of page `page` (from 1) of `perPage` events, in list order, and the total. */
-  page(ctx: RequestContext, filter: EventFilter, page: number, perPage: number): Promise<{ ids: number[]; total: number }>;
+  page(
+    ctx: RequestContext,
+    filter: EventFilter,
+    page: number,
+    perPage: number,
+  ): Promise<{ ids: number[]; total: number }>;
 }
 
 export interface EventPage {
@@ -22,7 +27,11 @@ export interface EventPage {
 }
 
 /** GET /events (API.md §10): filtered, visible, ordered by start; 404 past the last page. */
-export async function listEventPage(ctx: RequestContext, events: { listing: EventListing; state: EventsState }, input: EventListInput): Promise<EventPage> {
+export async function listEventPage(
+  ctx: RequestContext,
+  events: { listing: EventListing; state: EventsState },
+  input: EventListInput,
+): Promise<EventPage> {
   const bounds = effectiveBounds(ctx, input);
   const filter = await buildFilter(ctx, events.state, input, bounds);
   const { ids, total } = await events.listing.page(ctx, filter, input.page, input.per_page);

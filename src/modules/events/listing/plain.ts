@@ -15,7 +15,10 @@ export const plainListing: PlainListing = {
   count: (ctx, filter) => repo.countEvents(ctx.db, filter, languages(ctx)),
   ids: (ctx, filter, limit, offset) => repo.listEventIds(ctx.db, filter, languages(ctx), limit, offset),
   async page(ctx, filter, page, perPage) {
-    const [total, ids] = await Promise.all([this.count(ctx, filter), this.ids(ctx, filter, perPage, (page - 1) * perPage)]);
+    const [total, ids] = await Promise.all([
+      this.count(ctx, filter),
+      this.ids(ctx, filter, perPage, (page - 1) * perPage),
+    ]);
     return { ids, total };
   },
 };

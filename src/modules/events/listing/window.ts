@@ -14,7 +14,6 @@ export interface EffectiveBounds {
   ends_after?: DateTime;
 }
 
-
 const RELATIVE = ['starts_before', 'starts_after', 'ends_before', 'ends_after'] as const;
 
 /**
@@ -69,7 +68,11 @@ function defaultWindow(ctx: RequestContext): { start: DateTime; end: DateTime } 
   const key = `${ctx.config.siteTimezone}|${formatSecondsInZone(Math.floor(ctx.now.toSeconds()), zone, ctx.config.siteTimezone).slice(0, 10)}`;
   if (lastWindow?.key !== key) {
     const today = ctx.now.setZone(zone);
-    lastWindow = { key, start: today.minus({ days: 1 }).startOf('day'), end: today.plus({ months: 24 }).endOf('day').set({ millisecond: 0 }) };
+    lastWindow = {
+      key,
+      start: today.minus({ days: 1 }).startOf('day'),
+      end: today.plus({ months: 24 }).endOf('day').set({ millisecond: 0 }),
+    };
   }
   return lastWindow;
 }

@@ -22,8 +22,21 @@ import { CostDetailsSchema, DateDetailsSchema, EventSchema } from '../events.sch
 import type { EventsState } from '../events.state.js';
 import { isLocked, readBundles, serializeEvent, type EventRendering } from './rendering.js';
 
-const EMBEDDED_KEYS = ['categories', 'tags', 'venue', 'organizer', 'custom_fields', 'json_ld', 'translations', 'languages'] as const;
-const serializeHead = compileSerializer(Type.Omit(EventSchema, EMBEDDED_KEYS), [ImageSchema, DateDetailsSchema, CostDetailsSchema]);
+const EMBEDDED_KEYS = [
+  'categories',
+  'tags',
+  'venue',
+  'organizer',
+  'custom_fields',
+  'json_ld',
+  'translations',
+  'languages',
+] as const;
+const serializeHead = compileSerializer(Type.Omit(EventSchema, EMBEDDED_KEYS), [
+  ImageSchema,
+  DateDetailsSchema,
+  CostDetailsSchema,
+]);
 const serializeTerm = compileSerializer(EmbeddedTermSchema, []);
 const serializeVenue = compileSerializer(VenueSchema, [ImageSchema]);
 const serializeOrganizer = compileSerializer(OrganizerSchema, [ImageSchema]);
@@ -69,7 +82,14 @@ function elements(open: Buffer, items: readonly Buffer[]): Buffer[] {
  * A venue, organizer or term as embedded in events: the same few hundred appear in thousands of
  * events, so each is rendered once per language until it changes, and events hold these bytes by reference.
  */
-function embedded<Row extends { id: number }>(ctx: RequestContext, use: FragmentUse, kind: string, depends: string, row: Row, render: (row: Row) => string): Buffer {
+function embedded<Row extends { id: number }>(
+  ctx: RequestContext,
+  use: FragmentUse,
+  kind: string,
+  depends: string,
+  row: Row,
+  render: (row: Row) => string,
+): Buffer {
   const key = `embedded|${kind}|${row.id}|${ctx.lang}|${ctx.language.source}`;
   const cached = use.fragments.get(key, use.version, use.stillReusable);
   if (cached) return cached.json[0];
@@ -87,7 +107,8 @@ interface FragmentUse {
 
 /** Whether a fragment rendered under an older version still holds: no write since changed what it was rendered from. */
 function fragmentUse(fragments: VersionedCache<Fragment>, versions: DataVersion, version: string): FragmentUse {
-  const stillReusable = (storedUnder: string, fragment: Fragment) => fragment.depends !== undefined && versions.unchangedSince(storedUnder, version, fragment.depends);
+  const stillReusable = (storedUnder: string, fragment: Fragment) =>
+    fragment.depends !== undefined && versions.unchangedSince(storedUnder, version, fragment.depends);
   return { fragments, version, stillReusable };
 }
 
@@ -105,12 +126,25 @@ function dependencies(bundle: EventBundle): string[] {
  * An event's JSON in TEC's key order (API.md §8): its own keys, then the embedded objects, in parts;
  * `own`: the bytes of the parts that belong to this event alone.
  */
-function eventJson(ctx: RequestContext, use: FragmentUse, bundle: EventBundle, jsonLd: boolean): { json: Buffer[]; own: number } {
+function eventJson(
+  ctx: RequestContext,
+  use: FragmentUse,
+  bundle: EventBundle,
+  jsonLd: boolean,
+): { json: Buffer[]; own: number } {
   const head = serializeHead(presentEventHead(ctx, bundle.row));
   const term = (taxonomy: Taxonomy) => (row: TermRow) =>
-    embedded(ctx, use, taxonomy.key, changeKey('term', row.id), row, () => serializeTerm(presentEmbeddedTerm(row, taxonomy, ctx.urls)));
-  const linked = (kind: 'venue' | 'organizer', present: (row: LinkedRow) => Record<string, unknown>, serialize: (value: unknown) => string) => (row: LinkedRow) =>
-    embedded(ctx, use, `${kind}|${jsonLd ? 1 : 0}`, changeKey(kind, row.id), row, () => serialize(present(row)));
+    embedded(ctx, use, taxonomy.key, changeKey('term', row.id), row, () =>
+      serializeTerm(presentEmbeddedTerm(row, taxonomy, ctx.urls)),
+    );
+  const linked =
+    (
+      kind: 'venue' | 'organizer',
+      present: (row: LinkedRow) => Record<string, unknown>,
+      serialize: (value: unknown) => string,
+    ) =>
+    (row: LinkedRow) =>
+      embedded(ctx, use, `${kind}|${jsonLd ? 1 : 0}`, changeKey(kind, row.id), row, () => serialize(present(row)));
   const venue = linked('venue', (row) => presentVenue(ctx, row, { jsonLd }), serializeVenue);
   const organizer = linked('organizer', (row) => presentOrganizer(ctx, row, { jsonLd }), serializeOrganizer);
   const own = ownBuffer(head.slice(0, -1));
@@ -123,7 +157,13 @@ function eventJson(ctx: RequestContext, use: FragmentUse, bundle: EventBundle, j
   ];
   if (!jsonLd) return { json: [...json, LIST_TAIL], own: own.length };
   // A single read sends one event alone: joined once here, it is not copied together on every read.
-  const whole = Buffer.concat([...json, CUSTOM_FIELDS, JSON_LD_OPEN, bytes(serializeJsonLd(presentEventJsonLd(ctx, bundle))), CLOSE]);
+  const whole = Buffer.concat([
+    ...json,
+    CUSTOM_FIELDS,
+    JSON_LD_OPEN,
+    bytes(serializeJsonLd(presentEventJsonLd(ctx, bundle))),
+    CLOSE,
+  ]);
   return { json: [whole], own: whole.length };
 }
 
@@ -136,12 +176,20 @@ function eventJson(ctx: RequestContext, use: FragmentUse, bundle: EventBundle, j
  * together from parts.
  * A protected event keeps its blanked form beside the whole one, for readers who have not unlocked it.
  */
-export function fragmentRendering(state: EventsState, fragments: VersionedCache<Fragment>, versions: DataVersion): EventRendering {
+export function fragmentRendering(
+  state: EventsState,
+  fragments: VersionedCache<Fragment>,
+  versions: DataVersion,
+): EventRendering {
   return {
     async render(ctx, ids, options, knownRows = []) {
       const use = fragmentUse(fragments, versions, await ctx.dataVersion());
-      const keyOf = (id: number) => `event|${id}|${ctx.lang}|${ctx.language.source}|${options.jsonLd ? 1 : 0}|${viewerKey(ctx.caller)}`;
-      const shown = (fragment: Fragment) => (fragment.lock && fragment.blanked && isLocked(ctx, fragment.lock, options.password) ? [fragment.blanked] : fragment.json);
+      const keyOf = (id: number) =>
+        `event|${id}|${ctx.lang}|${ctx.language.source}|${options.jsonLd ? 1 : 0}|${viewerKey(ctx.caller)}`;
+      const shown = (fragment: Fragment) =>
+        fragment.lock && fragment.blanked && isLocked(ctx, fragment.lock, options.password)
+          ? [fragment.blanked]
+          : fragment.json;
       const result = new Map<number, readonly Buffer[]>();
       const missing: number[] = [];
       for (const id of ids) {
@@ -162,7 +210,12 @@ export function fragmentRendering(state: EventsState, fragments: VersionedCache<
 function eventFragment(ctx: RequestContext, use: FragmentUse, bundle: EventBundle, jsonLd: boolean): Fragment {
   const { password, author_id, status } = bundle.row;
   const { json, own } = eventJson(ctx, use, bundle, jsonLd);
-  const fragment: Fragment = { json, bytes: own + ENTRY_OVERHEAD, lock: { password, author_id, status }, depends: dependencies(bundle) };
+  const fragment: Fragment = {
+    json,
+    bytes: own + ENTRY_OVERHEAD,
+    lock: { password, author_id, status },
+    depends: dependencies(bundle),
+  };
   if (password !== '') {
     fragment.blanked = ownBuffer(serializeEvent(ctx, bundle, { jsonLd: false, blanked: true }));
     fragment.bytes += fragment.blanked.length;

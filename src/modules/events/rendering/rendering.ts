@@ -29,23 +29,48 @@ export interface EventRendering {
    * Events as UTF-8 JSON parts in the order of `ids` (missing ones left out); `knownRows`: rows
    * the caller has already read, in the request's language.
    */
-  render(ctx: RequestContext, ids: readonly number[], options: RenderOptions, knownRows?: readonly EventRow[]): Promise<(readonly Buffer[])[]>;
+  render(
+    ctx: RequestContext,
+    ids: readonly number[],
+    options: RenderOptions,
+    knownRows?: readonly EventRow[],
+  ): Promise<(readonly Buffer[])[]>;
 }
 
-const eventSerializer = compileSerializer(EventSchema, [ImageSchema, DateDetailsSchema, CostDetailsSchema, VenueSchema, OrganizerSchema, EmbeddedTermSchema]);
+const eventSerializer = compileSerializer(EventSchema, [
+  ImageSchema,
+  DateDetailsSchema,
+  CostDetailsSchema,
+  VenueSchema,
+  OrganizerSchema,
+  EmbeddedTermSchema,
+]);
 
 /** An event's whole representation as JSON (API.md §8), by its response schema. */
-export function serializeEvent(ctx: RequestContext, bundle: EventBundle, options: { jsonLd: boolean; blanked: boolean }): string {
+export function serializeEvent(
+  ctx: RequestContext,
+  bundle: EventBundle,
+  options: { jsonLd: boolean; blanked: boolean },
+): string {
   return eventSerializer(presentEvent(ctx, bundle, options));
 }
 
 /** Whether a protected event shows blanked to this reader: no matching password, no right to edit it. */
-export function isLocked(ctx: RequestContext, lock: NonNullable<Fragment['lock']>, password: string | undefined): boolean {
+export function isLocked(
+  ctx: RequestContext,
+  lock: NonNullable<Fragment['lock']>,
+  password: string | undefined,
+): boolean {
   return lock.password !== '' && lock.password !== password && !canEditPost(ctx.caller, lock);
 }
 
 /** The bundles of `ids`, taking the rows already read from `knownRows`. */
-export async function readBundles(ctx: RequestContext, state: EventsState, ids: readonly number[], knownRows: readonly EventRow[]): Promise<EventBundle[]> {
+export async function readBundles(
+  ctx: RequestContext,
+  state: EventsState,
+  ids: readonly number[],
+  knownRows: readonly EventRow[],
+): Promise<EventBundle[]> {
   const known = knownRows.filter((row) => ids.includes(row.id));
   const unread = ids.filter((id) => !known.some((row) => row.id === id));
   return loadBundles(ctx, state, [...known, ...(await findEvents(ctx.db, unread, languages(ctx)))]);

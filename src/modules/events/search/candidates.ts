@@ -73,7 +73,11 @@ export class EventCandidates {
     if (inUse.recent.size > (this.options.maxRecent ?? MAX_RECENT)) void this.rebuild(version);
     try {
       const { snapshot } = inUse;
-      const [words, excluded, written] = await Promise.all([snapshot.wordSets(query.words), snapshot.wordSets(query.excluded), this.writtenEvents(inUse.recent)]);
+      const [words, excluded, written] = await Promise.all([
+        snapshot.wordSets(query.words),
+        snapshot.wordSets(query.excluded),
+        this.writtenEvents(inUse.recent),
+      ]);
       return snapshot.select(query, words, excluded, written);
     } catch (error) {
       this.onError(error);
@@ -129,7 +133,8 @@ export class EventCandidates {
 
   /** The snapshot usable at `version`: the current one, or one being built (the first, or after quiet). */
   private async usable(version: string): Promise<InUse | undefined> {
-    const isUsable = (inUse: InUse | undefined) => inUse !== undefined && this.versions.localSince(inUse.snapshot.version, version);
+    const isUsable = (inUse: InUse | undefined) =>
+      inUse !== undefined && this.versions.localSince(inUse.snapshot.version, version);
     if (isUsable(this.current)) return this.current;
     if (this.seen.version !== version) this.seen = { version, since: Date.now() };
     const quiet = Date.now() - this.seen.since >= Math.max(QUIET_MS, this.lastBuildMs);
@@ -265,7 +270,7 @@ class Snapshot {
     const ids = new Filling(new Int32Array(expected));
     const starts = new Filling(new Float64Array(expected));
     const ends = new Filling(new Float64Array(expected));
-    for (let after: repo.ListedEvent | undefined; ; ) {
+    for (let after: repo.ListedEvent | undefined; ;) {
       const rows = await repo.listedEventsAfter(db, after, CHUNK);
       for (const row of rows) {
         ids.push(row.post_id);
@@ -280,21 +285,47 @@ class Snapshot {
     const maxId = listed.reduce((max, id) => Math.max(max, id), 0);
     const { termStart, termIds, maxTermId } = await Snapshot.readTerms(db, maxId);
     const inexactRows = await repo.inexactSearchDocuments(db);
-    const inexact = toBits(inexactRows.map((row) => row.post_id), maxId);
-    const lockedTitles = new Map(inexactRows.flatMap((row) => (row.locked_title !== null && PLAIN_ASCII.test(row.locked_title) ? [[row.post_id, row.locked_title.toLowerCase()] as const] : [])));
-    return new Snapshot(version, db, offThread, listed, starts.filled(), ends.filled(), termStart, termIds, maxTermId, inexact, lockedTitles);
+    const inexact = toBits(
+      inexactRows.map((row) => row.post_id),
+      maxId,
+    );
+    const lockedTitles = new Map(
+      inexactRows.flatMap((row) =>
+        row.locked_title !== null && PLAIN_ASCII.test(row.locked_title)
+          ? [[row.post_id, row.locked_title.toLowerCase()] as const]
+          : [],
+      ),
+    );
+    return new Snapshot(
+      version,
+      db,
+      offThread,
+      listed,
+      starts.filled(),
+      ends.filled(),
+      termStart,
+      termIds,
+      maxTermId,
+      inexact,
+      lockedTitles,
+    );
   }
 
   /** Every event's terms, grouped by event id (the links come in event order). */
-  private static async readTerms(db: Db, maxId: number): Promise<{ termStart: Int32Array; termIds: Uint16Array | Int32Array; maxTermId: number }> {
+  private static async readTerms(
+    db: Db,
+    maxId: number,
+  ): Promise<{ termStart: Int32Array; termIds: Uint16Array | Int32Array; maxTermId: number }> {
     const termStart = new Int32Array(maxId + 2);
     const stats = await repo.eventTermLinkStats(db);
     // Most sites' term ids fit 16 bits, and then this, a snapshot's largest array (2.8 million links
     // at a million events), takes half the memory; a larger id written meanwhile widens it.
-    let termIds: Filling<Uint16Array | Int32Array> = new Filling(stats.maxTermId <= MAX_UINT16 ? new Uint16Array(stats.links) : new Int32Array(stats.links));
+    let termIds: Filling<Uint16Array | Int32Array> = new Filling(
+      stats.maxTermId <= MAX_UINT16 ? new Uint16Array(stats.links) : new Int32Array(stats.links),
+    );
     let nextEvent = 0;
     let maxTermId = 0;
-    for (let after: { event_id: number; term_id: number } | undefined; ; ) {
+    for (let after: { event_id: number; term_id: number } | undefined; ;) {
       const rows = await repo.eventTermsAfter(db, after, CHUNK);
       for (const { event_id: eventId, term_id: termId } of rows) {
         if (eventId > maxId) continue;
@@ -333,7 +364,12 @@ class Snapshot {
     return this.byPosition(toBits(ids, this.termStart.length));
   }
 
-  select(query: CandidateQuery, words: readonly EventSet[], excluded: readonly EventSet[], written: WrittenEvents): Candidates | undefined {
+  select(
+    query: CandidateQuery,
+    words: readonly EventSet[],
+    excluded: readonly EventSet[],
+    written: WrittenEvents,
+  ): Candidates | undefined {
     const { ids, starts } = this;
     // Known to match only if every word could be looked up; events written since go to the exact query if their keys and terms fit.
     const decisive = query.complete && words.length === query.words.length && excluded.length === query.excluded.length;
@@ -341,7 +377,11 @@ class Snapshot {
     const unsure = writtenThatMayMatch(written, query);
     const complete = this.eachInWindow(query, words, written, (i) => {
       const id = ids[i];
-      const known = !decisive ? undefined : hasBit(this.inexact, id) ? this.lockedTitleMatches(id, query) : !excluded.some((set) => hasPosition(set, i));
+      const known = !decisive
+        ? undefined
+        : hasBit(this.inexact, id)
+          ? this.lockedTitleMatches(id, query)
+          : !excluded.some((set) => hasPosition(set, i));
       if (known === undefined) return unsure.push(id) <= MAX_UNSURE;
       if (known) {
         matching.ids.push(id);
@@ -368,7 +408,12 @@ class Snapshot {
    * false). 32 positions at a time: walking the rarest word's events instead, one by one, was a
    * fifth of `filtered`'s time at a million events.
    */
-  private eachInWindow(query: CandidateQuery, words: readonly EventSet[], written: WrittenEvents, visit: (position: number) => boolean): boolean {
+  private eachInWindow(
+    query: CandidateQuery,
+    words: readonly EventSet[],
+    written: WrittenEvents,
+    visit: (position: number) => boolean,
+  ): boolean {
     const { ids, starts, ends } = this;
     const { floor, ceiling } = startRange(query);
     const { low: endLow, high: endHigh } = endRange(query);
@@ -439,7 +484,11 @@ class Snapshot {
 function startRange(query: CandidateQuery): { floor: number; ceiling: number } {
   return {
     floor: Math.max(query.startMin ?? -Infinity, query.startAfter !== undefined ? query.startAfter + 1 : -Infinity),
-    ceiling: Math.min(query.startBefore !== undefined ? query.startBefore - 1 : Infinity, query.endMax ?? Infinity, query.endBefore !== undefined ? query.endBefore - 1 : Infinity),
+    ceiling: Math.min(
+      query.startBefore !== undefined ? query.startBefore - 1 : Infinity,
+      query.endMax ?? Infinity,
+      query.endBefore !== undefined ? query.endBefore - 1 : Infinity,
+    ),
   };
 }
 
@@ -467,7 +516,11 @@ function writtenThatMayMatch(written: WrittenEvents, query: CandidateQuery): num
   const { low, high } = endRange(query);
   const termSets = query.termSets.map((set) => new Set(set));
   const fits = (event: repo.ListedEventWithTerms) =>
-    event.start_key >= floor && event.start_key <= ceiling && event.end_key >= low && event.end_key <= high && termSets.every((set) => event.term_ids.some((id) => set.has(id)));
+    event.start_key >= floor &&
+    event.start_key <= ceiling &&
+    event.end_key >= low &&
+    event.end_key <= high &&
+    termSets.every((set) => event.term_ids.some((id) => set.has(id)));
   const unsure: number[] = [];
   for (const id of written.ids) {
     const event = written.state(id);
@@ -522,7 +575,9 @@ export class Filling<T extends Uint16Array | Int32Array | Float64Array> {
   }
 
   private grow(): void {
-    const grown = new (this.array.constructor as new (length: number) => T)(Math.max(1024, Math.ceil(this.array.length * 1.25)));
+    const grown = new (this.array.constructor as new (length: number) => T)(
+      Math.max(1024, Math.ceil(this.array.length * 1.25)),
+    );
     grown.set(this.array);
     this.array = grown;
   }

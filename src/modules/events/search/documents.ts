@@ -12,6 +12,9 @@ const ASCII = /^\p{ASCII}*$/u;
  * the body alone answers a search word (migration 0007): one version, no password, plain ASCII.
  */
 export function searchDocument(versions: readonly SearchableText[], password: string): { body: string; exact: number } {
-  const body = versions.flatMap((text) => [text.title, text.excerpt, text.description]).filter((part) => part).join(' ');
+  const body = versions
+    .flatMap((text) => [text.title, text.excerpt, text.description])
+    .filter((part) => part)
+    .join(' ');
   return { body, exact: password === '' && versions.length === 1 && ASCII.test(body) ? 1 : 0 };
 }

@@ -4,20 +4,25 @@ import type { OffThreadReader } from '../../../db/off-thread.js';
 import { documentsContaining, listParameter, inList } from '../../../db/dialect.js';
 import { termIdsOfEvents } from '../events.repository.js';
 
-
 /**
  * Events whose search document alone does not answer a word (see searchDocument), with the title
  * of those that are protected and have no translation: a reader who has not unlocked them searches
  * that title alone (API.md §18).
  */
-export async function inexactSearchDocuments(db: Executor): Promise<{ post_id: number; locked_title: string | null }[]> {
+export async function inexactSearchDocuments(
+  db: Executor,
+): Promise<{ post_id: number; locked_title: string | null }[]> {
   // A literal, not a parameter: only then may the planners use the partial index (migration 0008).
   return db
     .selectFrom('search_documents')
     .innerJoin('posts', 'posts.id', 'search_documents.post_id')
     .select([
       'search_documents.post_id',
-      sql<string | null>`CASE WHEN posts.password <> '' AND NOT EXISTS (SELECT 1 FROM post_translations t WHERE t.post_id = posts.id) THEN posts.title END`.as('locked_title'),
+      sql<
+        string | null
+      >`CASE WHEN posts.password <> '' AND NOT EXISTS (SELECT 1 FROM post_translations t WHERE t.post_id = posts.id) THEN posts.title END`.as(
+        'locked_title',
+      ),
     ])
     .where(sql<SqlBool>`search_documents.exact = 0`)
     .execute();
@@ -32,12 +37,21 @@ export interface ListedEvent {
 
 /** How many events lists show (published, listed): what a snapshot of them will hold. */
 export async function countListedEvents(db: Executor): Promise<number> {
-  const row = await db.selectFrom('events').select((eb) => eb.fn.countAll<number>().as('count')).where('status', '=', 'publish').where('hide_from_listings', '=', 0).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('events')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('status', '=', 'publish')
+    .where('hide_from_listings', '=', 0)
+    .executeTakeFirstOrThrow();
   return Number(row.count);
 }
 
 /** Published events shown in lists, in list order, after the given one: the index reads them in chunks. */
-export async function listedEventsAfter(db: Executor, after: ListedEvent | undefined, limit: number): Promise<ListedEvent[]> {
+export async function listedEventsAfter(
+  db: Executor,
+  after: ListedEvent | undefined,
+  limit: number,
+): Promise<ListedEvent[]> {
   let q = db
     .selectFrom('events')
     .select(['post_id', 'start_key', 'end_key'])
@@ -57,7 +71,13 @@ export async function listedEventsByIds(db: Executor, ids: readonly number[]): P
   if (ids.length === 0) return [];
   const idList = listParameter(db, ids);
   const [rows, termsOf] = await Promise.all([
-    db.selectFrom('events').select(['post_id', 'start_key', 'end_key']).where('status', '=', 'publish').where('hide_from_listings', '=', 0).where(inList(db, 'post_id', idList)).execute(),
+    db
+      .selectFrom('events')
+      .select(['post_id', 'start_key', 'end_key'])
+      .where('status', '=', 'publish')
+      .where('hide_from_listings', '=', 0)
+      .where(inList(db, 'post_id', idList))
+      .execute(),
     termIdsOfEvents(db, idList),
   ]);
   return rows.map((row) => ({ ...row, term_ids: termsOf.get(row.post_id) ?? [] }));
@@ -73,7 +93,11 @@ export async function eventTermLinkStats(db: Executor): Promise<{ links: number;
 }
 
 /** Event–term links in (event, term) order after the given one. */
-export async function eventTermsAfter(db: Executor, after: { event_id: number; term_id: number } | undefined, limit: number): Promise<{ event_id: number; term_id: number }[]> {
+export async function eventTermsAfter(
+  db: Executor,
+  after: { event_id: number; term_id: number } | undefined,
+  limit: number,
+): Promise<{ event_id: number; term_id: number }[]> {
   let q = db.selectFrom('event_terms').select(['event_id', 'term_id']);
   if (after) q = q.where(sql<SqlBool>`(event_id, term_id) > (${after.event_id}, ${after.term_id})`);
   return q.orderBy('event_id').orderBy('term_id').limit(limit).execute();
@@ -83,7 +107,11 @@ export async function eventTermsAfter(db: Executor, after: { event_id: number; t
  * Events whose text may contain `word` (see db/dialect.ts), or undefined when the word is too
  * short to narrow; read on `offThread` when given (SQLite files).
  */
-export async function eventsThatMayContain(db: Executor, word: string, offThread?: OffThreadReader): Promise<ArrayLike<number> | undefined> {
+export async function eventsThatMayContain(
+  db: Executor,
+  word: string,
+  offThread?: OffThreadReader,
+): Promise<ArrayLike<number> | undefined> {
   const documents = documentsContaining(db, word);
   if (!documents) return undefined;
   if (offThread?.available) {
