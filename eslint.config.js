@@ -49,6 +49,22 @@ export default defineConfig(
     },
   },
   {
+    // Every write of the service goes through the write helper (src/changes/writes.ts), which publishes
+    // what it changed to the data version and the caches; a transaction opened anywhere else would not.
+    // The CLI's bulk seed and user commands write outside any server and move the data version themselves.
+    files: ['src/**/*.ts'],
+    ignores: ['src/changes/writes.ts', 'src/modules/seed/**', 'src/modules/users/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='transaction']",
+          message: 'Write through ctx.write (src/changes/writes.ts), which publishes what the write changed.',
+        },
+      ],
+    },
+  },
+  {
     // Response bodies in the tests are deliberately `any` (test/helpers/app.ts): the assertions are the type check.
     files: ['test/**/*.ts'],
     rules: {
