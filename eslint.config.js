@@ -58,7 +58,7 @@ export default defineConfig(
       'no-restricted-syntax': [
         'error',
         {
-          selector: "CallExpression[callee.property.name='transaction']",
+          selector: "CallExpression[callee.property.name='transaction'][arguments.length=0]",
           message: 'Write through ctx.write (src/changes/writes.ts), which publishes what the write changed.',
         },
       ],

@@ -59,13 +59,35 @@ export interface IndexedRoute {
 export class RouteRegistry {
   readonly routes = new Map<string, IndexedRoute>();
   private readonly operationIds = new Set<string>();
+  /** The operationId of each documented operation, by `{method} {OpenAPI path}`. */
+  private readonly operations = new Map<string, string>();
 
-  /** Claims OpenAPI operation ids: each names one operation of the whole API. */
-  claimOperationIds(ids: Iterable<string>): void {
-    for (const id of ids) {
+  /** Claims OpenAPI operation ids for the methods of `path` (relative to the namespace): each id names one operation of the whole API. */
+  claimOperationIds(path: string, ids: ReadonlyMap<Method, string>): void {
+    for (const [method, id] of ids) {
       if (this.operationIds.has(id)) throw new Error(`operationId ${id} is already taken`);
       this.operationIds.add(id);
+      this.operations.set(`${method.toLowerCase()} /${NAMESPACE}${path}`, id);
     }
+  }
+
+  /**
+   * The OpenAPI document with every claimed operationId set. Routes serving several methods stay
+   * one Fastify route (registering one per method had made the server's garbage collection far
+   * busier under load: docs/performance-log.md), so their per-method ids are set here.
+   */
+  withOperationIds<T extends { paths?: Record<string, object | undefined> }>(document: T): T {
+    for (const [path, item] of Object.entries(document.paths ?? {})) {
+      if (!item) continue;
+      for (const [method, operation] of Object.entries(item as Record<string, unknown>)) {
+        const id = this.operations.get(`${method} ${path}`);
+        // The methods of one route share one operation object: each gets its own copy.
+        if (id !== undefined && typeof operation === 'object' && operation !== null) {
+          Object.assign(item, { [method]: { ...operation, operationId: id } });
+        }
+      }
+    }
+    return document;
   }
 
   add(path: string, endpoint: IndexedEndpoint): void {
@@ -163,8 +185,7 @@ export function registerRoute<S extends ArgsSpec>(
   registry: RouteRegistry,
   definition: RouteDefinition<S>,
 ): void {
-  const operationIds = operationIdsOf(definition);
-  registry.claimOperationIds(operationIds.values());
+  registry.claimOperationIds(definition.path, operationIdsOf(definition));
   registry.add(definition.path, { methods: definition.methods, args: definition.args });
   const handler = async (raw: FastifyRequest, reply: FastifyReply) => {
     const ctx = requestContext(raw);
@@ -173,20 +194,16 @@ export function registerRoute<S extends ArgsSpec>(
     const given = new Set(Object.keys(definition.args).filter((name) => bag[name] !== undefined));
     return definition.handler({ ctx, args, params: pathValues(raw), given, bag, raw }, reply);
   };
-  // One Fastify route per method, so that each OpenAPI operation carries its own operationId.
-  for (const [method, operationId] of operationIds) {
-    app.route({
-      method,
-      url: toFastifyUrl(definition.path),
-      schema: {
-        summary: definition.summary,
-        operationId,
-        tags: [...definition.tags],
-        ...(definition.secured ? { security: [{ basicAuth: [] }, { bearerAuth: [] }] } : {}),
-        ...documentedSchema(definition as RouteDefinition<ArgsSpec>),
-        response: { ...definition.responses },
-      },
-      handler,
-    });
-  }
+  app.route({
+    method: [...definition.methods],
+    url: toFastifyUrl(definition.path),
+    schema: {
+      summary: definition.summary,
+      tags: [...definition.tags],
+      ...(definition.secured ? { security: [{ basicAuth: [] }, { bearerAuth: [] }] } : {}),
+      ...documentedSchema(definition as RouteDefinition<ArgsSpec>),
+      response: definition.responses,
+    },
+    handler,
+  });
 }

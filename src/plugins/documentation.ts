@@ -96,13 +96,16 @@ export async function registerDocumentation(
         },
       },
     },
+    transformObject: (documents) =>
+      'openapiObject' in documents ? registry.withOperationIds(documents.openapiObject) : documents.swaggerObject,
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
     },
   });
 
   const querystring = { type: 'object', properties: { i18n_language: languageParameter } };
-  registry.claimOperationIds(['getNamespaceIndex', 'getOpenApiDocument']);
+  registry.claimOperationIds('/', new Map([['GET', 'getNamespaceIndex']]));
+  registry.claimOperationIds('/doc', new Map([['GET', 'getOpenApiDocument']]));
   registry.add('', { methods: ['GET'], args: {} });
   app.get(
     toFastifyUrl(''),

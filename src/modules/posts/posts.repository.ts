@@ -2,7 +2,7 @@ import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Caller } from '../../auth/caller.js';
 import { callerCan } from '../../auth/caller.js';
 import { trashedSlug } from './posts.rules.js';
-import { compiledOnce } from '../../db/compiled.js';
+import { columnSlots, compiledOnce, type Slots } from '../../db/compiled.js';
 import { listParameter, inList } from '../../db/dialect.js';
 import type { Executor } from '../../db/schema.js';
 import { translatedColumn } from '../../db/translations.js';
@@ -26,7 +26,7 @@ export async function postType(db: Executor, id: number): Promise<string | undef
 }
 
 const BASE_COLUMNS = ['id', 'type', 'author_id', 'status', 'slug', 'password', 'lang', 'published_at'] as const;
-const postBasesByIds = compiledOnce((db, slot) =>
+const postBasesByIds = compiledOnce((db, slot: Slots<[ids: unknown]>) =>
   db
     .selectFrom('posts')
     .select(BASE_COLUMNS)
@@ -36,13 +36,8 @@ const postBasesByIds = compiledOnce((db, slot) =>
 // a parameter, so that PostgreSQL's generic plan uses it too and the statement is not planned anew
 // at every execution.
 const NON_EMPTY_SLUG = sql<SqlBool>`slug <> ''`;
-const postIdBySlug = compiledOnce((db, slot) =>
-  db
-    .selectFrom('posts')
-    .select('id')
-    .where('type', '=', slot(0) as string)
-    .where('slug', '=', slot(1) as string)
-    .where(NON_EMPTY_SLUG),
+const postIdBySlug = compiledOnce((db, slot: Slots<[type: string, slug: string]>) =>
+  db.selectFrom('posts').select('id').where('type', '=', slot(0)).where('slug', '=', slot(1)).where(NON_EMPTY_SLUG),
 );
 
 export async function findPostBase(db: Executor, id: number): Promise<PostBase | undefined> {
@@ -61,14 +56,14 @@ export async function findPostIdBySlug(db: Executor, type: string, slug: string)
   return (await postIdBySlug(db, [type, slug]))[0]?.id;
 }
 
-const slugTakenByAnother = compiledOnce((db, slot) =>
+const slugTakenByAnother = compiledOnce((db, slot: Slots<[type: string, slug: string, exceptId: number]>) =>
   db
     .selectFrom('posts')
     .select('id')
-    .where('type', '=', slot(0) as string)
-    .where('slug', '=', slot(1) as string)
+    .where('type', '=', slot(0))
+    .where('slug', '=', slot(1))
     .where(NON_EMPTY_SLUG)
-    .where('id', '<>', slot(2) as number)
+    .where('id', '<>', slot(2))
     .limit(1),
 );
 
@@ -140,10 +135,10 @@ const NEW_POST_COLUMNS = [
   'published_at',
   'modified_at',
 ] as const satisfies readonly (keyof NewPost)[];
-const insertPostRow = compiledOnce((db, slot) =>
+const insertPostRow = compiledOnce((db, slot: Slots<unknown[]>) =>
   db
     .insertInto('posts')
-    .values(Object.fromEntries(NEW_POST_COLUMNS.map((column, i) => [column, slot(i)])) as unknown as NewPost)
+    .values(columnSlots<NewPost, (typeof NEW_POST_COLUMNS)[number]>(NEW_POST_COLUMNS, slot, 0))
     .returning('id'),
 );
 

@@ -1,5 +1,5 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
-import { compiledOnce } from '../../db/compiled.js';
+import { compiledOnce, type Slots } from '../../db/compiled.js';
 import { listParameter, inList } from '../../db/dialect.js';
 import type { Database, Executor, TermTranslationsTable } from '../../db/schema.js';
 import { containsPattern, translatedColumn } from '../../db/translations.js';
@@ -170,22 +170,23 @@ export async function existingTermIds(db: Executor, taxonomy: string, ids: reado
   return new Set(rows.map((r) => r.id));
 }
 
-const termIdsOfSlugs = compiledOnce((db, slot) =>
+const termIdsOfSlugs = compiledOnce((db, slot: Slots<[taxonomy: string, slugs: unknown]>) =>
   db
     .selectFrom('terms')
     .select(['id', 'slug'])
-    .where('taxonomy', '=', slot(0) as string)
+    .where('taxonomy', '=', slot(0))
     .where(inList(db, 'slug', slot(1), 'text')),
 );
 
-const termIdsOfTranslatedSlugs = compiledOnce((db, slot) =>
-  db
-    .selectFrom('term_translations')
-    .innerJoin('terms', 'terms.id', 'term_translations.term_id')
-    .select(['terms.id', 'term_translations.slug', 'term_translations.lang'])
-    .where('terms.taxonomy', '=', slot(0) as string)
-    .where(inList(db, 'term_translations.slug', slot(1), 'text'))
-    .where('term_translations.lang', 'in', [slot(2) as string, slot(3) as string]),
+const termIdsOfTranslatedSlugs = compiledOnce(
+  (db, slot: Slots<[taxonomy: string, slugs: unknown, lang: string, defaultLang: string]>) =>
+    db
+      .selectFrom('term_translations')
+      .innerJoin('terms', 'terms.id', 'term_translations.term_id')
+      .select(['terms.id', 'term_translations.slug', 'term_translations.lang'])
+      .where('terms.taxonomy', '=', slot(0))
+      .where(inList(db, 'term_translations.slug', slot(1), 'text'))
+      .where('term_translations.lang', 'in', [slot(2), slot(3)]),
 );
 
 /**
@@ -353,10 +354,8 @@ export async function slugPaths(db: Executor, taxonomy: string, languages?: Term
 }
 
 /** Terms by id, in the request language. */
-const termRowsByIds = compiledOnce((db, slot) =>
-  selectTerms(db, { lang: slot(0) as Language, defaultLang: slot(1) as Language }).where(
-    inList(db, 'terms.id', slot(2)),
-  ),
+const termRowsByIds = compiledOnce((db, slot: Slots<[lang: Language, defaultLang: Language, ids: unknown]>) =>
+  selectTerms(db, { lang: slot(0), defaultLang: slot(1) }).where(inList(db, 'terms.id', slot(2))),
 );
 
 /** Terms by id in a language; every event write reads its terms: compiled once, ids as one parameter. */
@@ -393,11 +392,11 @@ export async function recountTerms(db: Executor, termIds: readonly number[]): Pr
 
 // One term per statement: SQLite scanned the whole terms table for `id IN (json_each(?))` in an
 // UPDATE (54 µs, against 3 µs by primary key), and a write touches a few terms.
-const addToTermCount = compiledOnce((db, slot) =>
+const addToTermCount = compiledOnce((db, slot: Slots<[delta: number, termId: number]>) =>
   db
     .updateTable('terms')
-    .set((eb) => ({ count: eb('count', '+', slot(0) as number) }))
-    .where('id', '=', slot(1) as number),
+    .set((eb) => ({ count: eb('count', '+', slot(0)) }))
+    .where('id', '=', slot(1)),
 );
 
 /** Adds each delta to the `count` of its term (incremental maintenance of published-event counts). */

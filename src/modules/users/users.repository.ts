@@ -1,4 +1,4 @@
-import { compiledOnce } from '../../db/compiled.js';
+import { compiledOnce, type Slots } from '../../db/compiled.js';
 import type { Executor } from '../../db/schema.js';
 
 export interface UserRow {
@@ -48,12 +48,12 @@ export interface CredentialRow {
 }
 
 /** Read on every authenticated request. */
-const credentialByHash = compiledOnce((db, slot) =>
+const credentialByHash = compiledOnce((db, slot: Slots<[hash: string]>) =>
   db
     .selectFrom('app_passwords')
     .innerJoin('users', 'users.id', 'app_passwords.user_id')
     .select(['users.id as user_id', 'users.login', 'users.role'])
-    .where('app_passwords.hash', '=', slot(0) as string),
+    .where('app_passwords.hash', '=', slot(0)),
 );
 
 export async function findCredential(db: Executor, hash: string): Promise<CredentialRow | undefined> {
