@@ -17,6 +17,7 @@ import { canEditPost } from '../posts/posts.rules.js';
 import { contextArg, postTranslations, requireEditContext } from '../posts/posts.translations.js';
 import type { LinkedKind } from './linked.kind.js';
 import type { LinkedRow } from './linked.repository.js';
+import { postRefOf as refOf } from '../posts/posts.ref.js';
 import * as service from './linked.service.js';
 import type { LinkedState } from './linked.state.js';
 import { languages } from './linked.service.js';
@@ -62,12 +63,6 @@ function listQuery(request: ApiRequest<ArgsSpec>, input: service.LinkedListInput
     ['only_with_upcoming', given.has('only_with_upcoming') ? (input.only_with_upcoming ? 1 : 0) : undefined],
     ['status', status],
   ];
-}
-
-function refOf(params: { id?: number; slug?: string }): service.PostRef {
-  if (params.id !== undefined) return { id: params.id };
-  if (params.slug !== undefined) return { slug: params.slug };
-  throw new Error('linked item route registered without an {id} or {slug} path parameter');
 }
 
 /** Registers list, create, and the by-id and by-slug item routes of a venue-like resource. */

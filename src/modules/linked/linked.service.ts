@@ -22,8 +22,7 @@ import * as repo from './linked.repository.js';
 import { viewerKey } from '../posts/posts.viewer.js';
 import type { LinkedState } from './linked.state.js';
 
-/** A venue or organizer addressed by id or by slug (API.md §7). */
-export type PostRef = { id: number } | { slug: string };
+import type { PostRef } from '../posts/posts.ref.js';
 
 export interface LinkedWriteInput {
   name?: string;
