@@ -29,6 +29,35 @@ for (const dialect of await testDialects()) {
       assert.equal(list.json.events[0].title, 'Fresh title');
     });
 
+    it('a rejected write (401, 403, 400, 404) leaves a cached read a hit', async () => {
+      const created = await t.api.post(
+        '/events',
+        { title: 'Kept warm', start_date: '2026-12-23 18:00', end_date: '2026-12-23 20:00' },
+        { as: 'editor' },
+      );
+      const path = `/events/${created.json.id}`;
+      await t.api.user('subscriber'); // created before the cache warms: adding a user is a write
+      for (let i = 0; i < 3; i++) await t.api.get(path);
+      assert.equal((await t.api.get(path)).headers['x-calendar-cache'], 'hit');
+      const rejected = [
+        await t.api.post('/events', {
+          title: 'Anonymous',
+          start_date: '2026-12-23 18:00',
+          end_date: '2026-12-23 20:00',
+        }),
+        await t.api.patch(path, { title: 'Subscriber' }, { as: 'subscriber' }),
+        await t.api.post('/events', '{"title": ', { as: 'editor' }),
+        await t.api.delete('/events/999999', { as: 'editor' }),
+      ];
+      assert.deepEqual(
+        rejected.map((res) => res.status),
+        [401, 403, 400, 404],
+      );
+      const after = await t.api.get(path);
+      assert.equal(after.headers['x-calendar-cache'], 'hit');
+      assert.equal(after.json.title, 'Kept warm');
+    });
+
     it('a change to an embedded venue or term shows at once in every cached event and list', async () => {
       const venue = await t.api.post('/venues', { venue: 'Old hall' }, { as: 'editor' });
       const category = await t.api.post('/categories', { name: 'Old name' }, { as: 'editor' });
