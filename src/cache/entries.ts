@@ -17,7 +17,7 @@ export interface Fragment {
   /** The memory this fragment alone holds (its own parts and bookkeeping), which the cache budgets. */
   bytes: number;
   /** What decides whether a reader sees a protected item blanked (events only). */
-  lock?: { password: string; author_id: number; status: string };
+  lock?: { password: string; author_id: number; status: string; status_before_trash: string | null };
   /** The blanked representation of a protected item, for readers who have not unlocked it. */
   blanked?: Buffer;
   /** What it was rendered from (`changeKey`s): after this process's writes, it is reused until one of them names one of these. */

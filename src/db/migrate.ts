@@ -11,6 +11,7 @@ import * as exactSearch from './migrations/0007_exact_search_documents.js';
 import * as inexactIndex from './migrations/0008_inexact_search_documents_index.js';
 import * as credentialChanges from './migrations/0009_credential_changes_bump_version.js';
 import * as searchMerges from './migrations/0010_search_index_merges_by_sixteen.js';
+import * as statusBeforeTrash from './migrations/0011_status_before_trash.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -28,6 +29,7 @@ const STEPS: Record<string, DialectMigration> = {
   '0008_inexact_search_documents_index': inexactIndex,
   '0009_credential_changes_bump_version': credentialChanges,
   '0010_search_index_merges_by_sixteen': searchMerges,
+  '0011_status_before_trash': statusBeforeTrash,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -61,6 +61,8 @@ export interface PostsTable {
   image_id: number | null;
   published_at: number;
   modified_at: number;
+  /** The status a trashed post had before (migration 0011); null when not in the trash. */
+  status_before_trash: string | null;
 }
 
 export interface PostTranslationsTable {

@@ -192,6 +192,8 @@ type Digest = unknown;
 
 const seesEvent = (who: Reader, event: EventModel) =>
   who === 'anonymous' ? event.status === 'publish' : event.status !== 'trash';
+/** Single reads, and the events list filters may name (API.md §18): editors may read any. */
+const readsEvent = (who: Reader, event: EventModel) => who === 'editor' || event.status === 'publish';
 /** Lists of venues and organizers: published ones for the public, all but the trash for editors. */
 const listsLinked = (who: Reader, item: LinkedModel) =>
   who === 'anonymous' ? item.status === 'publish' : item.status !== 'trash';
@@ -356,7 +358,7 @@ function expectedLinkedList(model: Model, who: Reader, type: LinkedType, query: 
     items = items.filter((item) => item.name.toLowerCase().includes(String(query.search)));
   if (query.event !== undefined) {
     const event = model.events.get(Number(query.event));
-    if (!event) return failure(400, 'rest_invalid_param');
+    if (!event || !readsEvent(who, event)) return failure(400, 'rest_invalid_param');
     items = items.filter((item) => (type === 'venue' ? event.venue === item.id : event.organizers.includes(item.id)));
   }
   return page(
@@ -388,7 +390,7 @@ const termLine = (term: { id: number; name: string; slug: string; count: number;
 const expectedTermLine = (model: Model) => (term: TermModel) => termLine({ ...term, count: model.count(term) });
 
 /** GET /categories or /tags with `query` (API.md §12): by name, empty ones hidden unless hide_empty=false. */
-function expectedTermList(model: Model, taxonomy: Taxonomy, query: Query): Digest {
+function expectedTermList(model: Model, who: Reader, taxonomy: Taxonomy, query: Query): Digest {
   let terms = [...model.terms.values()].filter((term) => term.taxonomy === taxonomy);
   if (query.hide_empty !== 'false') terms = terms.filter((term) => model.count(term) > 0);
   if (query.search !== undefined) {
@@ -397,7 +399,7 @@ function expectedTermList(model: Model, taxonomy: Taxonomy, query: Query): Diges
   }
   if (query.event !== undefined) {
     const event = model.events.get(Number(query.event));
-    if (!event) return failure(400, 'rest_invalid_param');
+    if (!event || !readsEvent(who, event)) return failure(400, 'rest_invalid_param');
     terms = terms.filter((term) => event[taxonomy].includes(term.id));
   }
   return page(terms.sort(byName), query, expectedTermLine(model), '');
@@ -472,7 +474,7 @@ const views = {
       `/${taxonomy}`,
       Object.keys(query).length > 0 ? query : undefined,
       (res) => listDigest(res, taxonomy, termLine),
-      () => expectedTermList(model, taxonomy, query),
+      (who) => expectedTermList(model, who, taxonomy, query),
     ),
 
   term: (model: Model, taxonomy: Taxonomy, id: number) =>

@@ -12,6 +12,7 @@ import type { CountState } from './term-counts.js';
 export interface EventRow extends ImageRow, Omit<EventColumns, 'start_key' | 'end_key'> {
   id: number;
   slug: string;
+  status_before_trash: string | null;
   lang: string;
   password: string;
   parent_id: number;

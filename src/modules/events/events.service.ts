@@ -106,6 +106,7 @@ async function readableBase(
         password: row.password,
         lang: row.lang,
         published_at: row.published_at,
+        status_before_trash: row.status_before_trash,
       }
     : await posts.findPostBase(ctx.db, id);
   if (base) state.postBases.set(String(id), version, base);

@@ -13,6 +13,7 @@ export interface LinkedRow extends ImageRow {
   id: number;
   author_id: number;
   status: string;
+  status_before_trash: string | null;
   slug: string;
   lang: string;
   password: string;

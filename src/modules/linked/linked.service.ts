@@ -20,6 +20,7 @@ import { rowsById } from '../../cache/rows.js';
 import type { LinkedKind } from './linked.kind.js';
 import * as repo from './linked.repository.js';
 import { viewerKey } from '../posts/posts.viewer.js';
+import { isReadableEvent } from '../posts/posts.access.js';
 import type { LinkedState } from './linked.state.js';
 
 import type { PostRef } from '../posts/posts.ref.js';
@@ -84,7 +85,7 @@ export async function listLinked(
   kind: LinkedKind,
   input: LinkedListInput,
 ): Promise<{ ids: number[]; total: number }> {
-  if (input.event !== undefined && (await posts.postType(ctx.db, input.event)) !== 'event') {
+  if (input.event !== undefined && !(await isReadableEvent(ctx.db, ctx.caller, input.event))) {
     throw invalidParam('event', { message: 'unknown_event', vars: { value: input.event } });
   }
   const filter: repo.LinkedFilter = {

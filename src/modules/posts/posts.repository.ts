@@ -17,6 +17,7 @@ export interface PostBase {
   password: string;
   lang: string;
   published_at: number;
+  status_before_trash: string | null;
 }
 
 /** The type of post an id names (event, venue, organizer), or undefined if none. */
@@ -25,7 +26,17 @@ export async function postType(db: Executor, id: number): Promise<string | undef
   return row?.type;
 }
 
-const BASE_COLUMNS = ['id', 'type', 'author_id', 'status', 'slug', 'password', 'lang', 'published_at'] as const;
+const BASE_COLUMNS = [
+  'id',
+  'type',
+  'author_id',
+  'status',
+  'slug',
+  'password',
+  'lang',
+  'published_at',
+  'status_before_trash',
+] as const;
 const postBasesByIds = compiledOnce((db, slot: Slots<[ids: unknown]>) =>
   db
     .selectFrom('posts')
@@ -150,11 +161,30 @@ export async function insertPost(db: Executor, post: NewPost): Promise<number> {
   return row.id;
 }
 
-export type PostChanges = Partial<Omit<NewPost, 'type'>>;
+export type PostChanges = Partial<Omit<NewPost, 'type' | 'status_before_trash'>>;
+
+/**
+ * A status change keeps what the post was before the trash (posts.rules.ts, canEditPost): the
+ * status it leaves when it enters the trash, nothing once it leaves it. SET reads the row as it
+ * was before the update.
+ */
+function trashMemory(status: string | undefined) {
+  if (status === undefined) return {};
+  return {
+    status_before_trash:
+      status === 'trash'
+        ? sql<string | null>`CASE WHEN status = 'trash' THEN status_before_trash ELSE status END`
+        : null,
+  };
+}
 
 export async function updatePost(db: Executor, id: number, changes: PostChanges): Promise<void> {
   if (Object.keys(changes).length === 0) return;
-  await db.updateTable('posts').set(changes).where('id', '=', id).execute();
+  await db
+    .updateTable('posts')
+    .set({ ...changes, ...trashMemory(changes.status) })
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function deletePost(db: Executor, id: number): Promise<void> {
@@ -234,6 +264,7 @@ export function postColumns(lang: Language, defaultLang: Language) {
     'posts.id',
     'posts.author_id',
     'posts.status',
+    'posts.status_before_trash',
     'posts.slug',
     'posts.lang',
     'posts.password',

@@ -15,6 +15,8 @@ const PUBLISHED: readonly string[] = ['publish', 'future'];
 export interface OwnedPost {
   readonly author_id: number;
   readonly status: string;
+  /** For a trashed post, its status before (WordPress decides edits of it by that status). */
+  readonly status_before_trash: string | null;
 }
 
 function owns(caller: Caller, post: OwnedPost): boolean {
@@ -33,7 +35,8 @@ export function canEditPost(caller: Caller | null, post: OwnedPost): boolean {
   if (!caller) return false;
   if (callerCan(caller, 'edit_others_posts')) return true;
   if (!owns(caller, post)) return false;
-  return PUBLISHED.includes(post.status)
+  const status = post.status === 'trash' ? post.status_before_trash : post.status;
+  return status !== null && PUBLISHED.includes(status)
     ? callerCan(caller, 'edit_own_published_posts')
     : callerCan(caller, 'edit_own_posts');
 }

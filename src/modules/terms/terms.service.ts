@@ -9,7 +9,7 @@ import type { RequestContext } from '../../http/context.js';
 import { sanitizeHtml } from '../../domain/html.js';
 import { slugCandidate, toSlug } from '../../domain/slugs.js';
 import { parsePositiveInteger } from '../../domain/params.js';
-import { postType } from '../posts/posts.repository.js';
+import { isReadableEvent } from '../posts/posts.access.js';
 import * as repo from './terms.repository.js';
 import type { TermOrderBy } from './terms.schemas.js';
 import type { Taxonomy } from './taxonomies.js';
@@ -71,7 +71,8 @@ async function requireEvent(
   name: string,
   problems: Map<string, ParamProblem>,
 ): Promise<void> {
-  if ((await postType(ctx.db, id)) !== 'event') problems.set(name, { message: 'unknown_event', vars: { value: id } });
+  if (!(await isReadableEvent(ctx.db, ctx.caller, id)))
+    problems.set(name, { message: 'unknown_event', vars: { value: id } });
 }
 
 export async function listTerms(ctx: RequestContext, taxonomy: Taxonomy, input: TermListInput): Promise<TermPage> {

@@ -208,12 +208,12 @@ export function fragmentRendering(
 }
 
 function eventFragment(ctx: RequestContext, use: FragmentUse, bundle: EventBundle, jsonLd: boolean): Fragment {
-  const { password, author_id, status } = bundle.row;
+  const { password, author_id, status, status_before_trash } = bundle.row;
   const { json, own } = eventJson(ctx, use, bundle, jsonLd);
   const fragment: Fragment = {
     json,
     bytes: own + ENTRY_OVERHEAD,
-    lock: { password, author_id, status },
+    lock: { password, author_id, status, status_before_trash },
     depends: dependencies(bundle),
   };
   if (password !== '') {
