@@ -77,6 +77,17 @@ function logRequest(request: { method: string; url: string }): { method: string;
 }
 
 /** Builds the application (plugins, modules, error handling) without listening. */
+/**
+ * Slow clients (API.md §25.3): headers within 10 s, the whole request within 30 s, idle keep-alive
+ * connections closed after 5 s. Node checks the first two on a timer, every second here (its
+ * default, 30 s, would hold trickling connections open three times too long).
+ */
+const SLOW_CLIENT_TIMEOUTS = {
+  keepAliveTimeout: 5_000,
+  requestTimeout: 30_000,
+  http: { headersTimeout: 10_000, requestTimeout: 30_000, connectionsCheckingInterval: 1_000 },
+};
+
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
   const handle = connect(config.databaseUrl);
   const version = dataVersionOf(handle);
@@ -96,6 +107,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     logger: options.logger ?? { level: config.logLevel, serializers: { req: logRequest } },
     ...(responseCache ? { serverFactory: serverWithCacheFront(responseCache, () => app.log) as never } : {}),
     bodyLimit: config.bodyLimit,
+    ...SLOW_CLIENT_TIMEOUTS,
     rewriteUrl: rewriteUrlFor(config),
     routerOptions: { ignoreTrailingSlash: true, querystringParser: parseQueryString },
     schemaController: { compilersFactory: { buildSerializer: orderPreservingSerializerFactory() as never } },

@@ -54,6 +54,9 @@ export const fail = (message: MessageKey, vars?: MessageVars, code?: string): Pa
 });
 const invalid = fail('invalid_parameter');
 
+export const SEARCH_MAX_CHARS = 200;
+export const SEARCH_MAX_WORDS = 20;
+
 interface Common {
   description: string;
 }
@@ -115,6 +118,20 @@ export const arg = {
     build(Type.String({ description, minLength: 1 }), (raw) => {
       const value = p.parseNonEmptyString(raw);
       return value === undefined ? invalid : ok(value);
+    }),
+
+  /**
+   * A search string, bounded so that no search can make a request expensive (API.md §25.3): at
+   * most SEARCH_MAX_CHARS characters and SEARCH_MAX_WORDS words.
+   */
+  search: ({ description }: Common): ArgSpec<string, false> =>
+    build(Type.String({ description, minLength: 1, maxLength: SEARCH_MAX_CHARS }), (raw, name) => {
+      const value = p.parseNonEmptyString(raw);
+      if (value === undefined) return invalid;
+      const words = value.split(/\s+/).filter((word) => word !== '').length;
+      return [...value].length > SEARCH_MAX_CHARS || words > SEARCH_MAX_WORDS
+        ? fail('search_too_long', { param: name, chars: SEARCH_MAX_CHARS, words: SEARCH_MAX_WORDS })
+        : ok(value);
     }),
 
   /** A string that may be empty (clears the field); null counts as empty. */

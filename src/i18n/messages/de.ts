@@ -15,6 +15,7 @@ export const de: Catalogue = {
   invalid_date: 'Das Datum liegt nicht in einem unterstützten Format vor.',
   invalid_timezone: 'Die Zeitzone ist weder ein gültiger IANA-Name noch ein gültiger UTC-Versatz.',
   must_be_positive_int: '{param} muss eine positive Ganzzahl sein.',
+  search_too_long: '{param} darf höchstens {chars} Zeichen und {words} Wörter haben.',
   must_be_non_empty: '{param} muss eine nicht leere Zeichenkette sein.',
   must_be_url: '{param} muss eine absolute http(s)-URL sein.',
   unknown_term: 'Der Begriff {value} existiert nicht.',

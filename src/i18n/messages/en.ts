@@ -17,6 +17,7 @@ export const en = {
   invalid_date: 'The date is not in a supported format.',
   invalid_timezone: 'The time zone is not a valid IANA name or UTC offset.',
   must_be_positive_int: '{param} must be a positive integer.',
+  search_too_long: '{param} may have at most {chars} characters and {words} words.',
   must_be_non_empty: '{param} must be a non-empty string.',
   must_be_url: '{param} must be an absolute http(s) URL.',
   unknown_term: 'The term {value} does not exist.',

@@ -15,6 +15,7 @@ export const es: Catalogue = {
   invalid_date: 'La fecha no tiene un formato admitido.',
   invalid_timezone: 'La zona horaria no es un nombre IANA válido ni un desfase UTC.',
   must_be_positive_int: '{param} debe ser un número entero positivo.',
+  search_too_long: '{param} puede tener como máximo {chars} caracteres y {words} palabras.',
   must_be_non_empty: '{param} debe ser una cadena no vacía.',
   must_be_url: '{param} debe ser una URL http(s) absoluta.',
   unknown_term: 'El término {value} no existe.',

@@ -15,6 +15,7 @@ export const fi: Catalogue = {
   invalid_date: 'Päivämäärä ei ole tuetussa muodossa.',
   invalid_timezone: 'Aikavyöhyke ei ole kelvollinen IANA-nimi tai UTC-poikkeama.',
   must_be_positive_int: 'Parametrin {param} on oltava positiivinen kokonaisluku.',
+  search_too_long: 'Parametrissa {param} saa olla enintään {chars} merkkiä ja {words} sanaa.',
   must_be_non_empty: 'Parametrin {param} on oltava merkkijono, joka ei ole tyhjä.',
   must_be_url: 'Parametrin {param} on oltava absoluuttinen http(s)-URL.',
   unknown_term: 'Termiä {value} ei ole olemassa.',

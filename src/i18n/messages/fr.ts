@@ -15,6 +15,7 @@ export const fr: Catalogue = {
   invalid_date: "Le format de la date n'est pas pris en charge.",
   invalid_timezone: "Le fuseau horaire n'est ni un nom IANA valide ni un décalage UTC.",
   must_be_positive_int: '{param} doit être un entier positif.',
+  search_too_long: '{param} peut contenir au plus {chars} caractères et {words} mots.',
   must_be_non_empty: '{param} doit être une chaîne non vide.',
   must_be_url: '{param} doit être une URL http(s) absolue.',
   unknown_term: "Le terme {value} n'existe pas.",

@@ -15,6 +15,7 @@ export const hu: Catalogue = {
   invalid_date: 'A dátum formátuma nem támogatott.',
   invalid_timezone: 'Az időzóna nem érvényes IANA-név vagy UTC-eltolás.',
   must_be_positive_int: 'A(z) {param} paraméternek pozitív egész számnak kell lennie.',
+  search_too_long: 'A(z) {param} paraméter legfeljebb {chars} karakter és {words} szó lehet.',
   must_be_non_empty: 'A(z) {param} paraméternek nem üres karakterláncnak kell lennie.',
   must_be_url: 'A(z) {param} paraméternek abszolút http(s) URL-nek kell lennie.',
   unknown_term: 'A(z) {value} kifejezés nem létezik.',

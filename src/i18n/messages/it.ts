@@ -15,6 +15,7 @@ export const it: Catalogue = {
   invalid_date: 'La data non è in un formato supportato.',
   invalid_timezone: 'Il fuso orario non è un nome IANA valido né uno scostamento UTC.',
   must_be_positive_int: '{param} deve essere un numero intero positivo.',
+  search_too_long: '{param} può contenere al massimo {chars} caratteri e {words} parole.',
   must_be_non_empty: '{param} deve essere una stringa non vuota.',
   must_be_url: '{param} deve essere un URL http(s) assoluto.',
   unknown_term: 'Il termine {value} non esiste.',

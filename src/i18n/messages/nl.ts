@@ -15,6 +15,7 @@ export const nl: Catalogue = {
   invalid_date: 'De datum heeft geen ondersteunde indeling.',
   invalid_timezone: 'De tijdzone is geen geldige IANA-naam of UTC-afwijking.',
   must_be_positive_int: '{param} moet een positief geheel getal zijn.',
+  search_too_long: '{param} mag hoogstens {chars} tekens en {words} woorden bevatten.',
   must_be_non_empty: '{param} moet een niet-lege tekenreeks zijn.',
   must_be_url: '{param} moet een absolute http(s)-URL zijn.',
   unknown_term: 'De term {value} bestaat niet.',

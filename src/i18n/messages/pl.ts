@@ -15,6 +15,7 @@ export const pl: Catalogue = {
   invalid_date: 'Data nie jest w obsługiwanym formacie.',
   invalid_timezone: 'Strefa czasowa nie jest prawidłową nazwą IANA ani przesunięciem względem UTC.',
   must_be_positive_int: '{param} musi być dodatnią liczbą całkowitą.',
+  search_too_long: '{param} może mieć najwyżej {chars} znaków i {words} słów.',
   must_be_non_empty: '{param} musi być niepustym ciągiem znaków.',
   must_be_url: '{param} musi być bezwzględnym adresem URL http(s).',
   unknown_term: 'Termin {value} nie istnieje.',

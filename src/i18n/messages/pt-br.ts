@@ -15,6 +15,7 @@ export const ptBr: Catalogue = {
   invalid_date: 'A data não está em um formato compatível.',
   invalid_timezone: 'O fuso horário não é um nome IANA válido nem um deslocamento UTC.',
   must_be_positive_int: '{param} deve ser um número inteiro positivo.',
+  search_too_long: '{param} pode ter no máximo {chars} caracteres e {words} palavras.',
   must_be_non_empty: '{param} deve ser uma string não vazia.',
   must_be_url: '{param} deve ser uma URL http(s) absoluta.',
   unknown_term: 'O termo {value} não existe.',

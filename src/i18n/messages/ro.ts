@@ -15,6 +15,7 @@ export const ro: Catalogue = {
   invalid_date: 'Data nu are un format acceptat.',
   invalid_timezone: 'Fusul orar nu este un nume IANA valid sau un decalaj UTC.',
   must_be_positive_int: '{param} trebuie să fie un număr întreg pozitiv.',
+  search_too_long: '{param} poate avea cel mult {chars} caractere și {words} cuvinte.',
   must_be_non_empty: '{param} trebuie să fie un șir nevid.',
   must_be_url: '{param} trebuie să fie un URL http(s) absolut.',
   unknown_term: 'Termenul {value} nu există.',

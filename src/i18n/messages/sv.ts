@@ -15,6 +15,7 @@ export const sv: Catalogue = {
   invalid_date: 'Datumet har inte ett format som stöds.',
   invalid_timezone: 'Tidszonen är inte ett giltigt IANA-namn eller en giltig UTC-förskjutning.',
   must_be_positive_int: '{param} måste vara ett positivt heltal.',
+  search_too_long: '{param} får ha högst {chars} tecken och {words} ord.',
   must_be_non_empty: '{param} måste vara en icke-tom sträng.',
   must_be_url: '{param} måste vara en absolut http(s)-URL.',
   unknown_term: 'Termen {value} finns inte.',

@@ -213,7 +213,7 @@ export const eventListArgs = {
     () => false,
     false,
   ),
-  search: arg.string({
+  search: arg.search({
     description: 'Events whose title, excerpt or description contain every word ("quoted phrases", -excluded)',
   }),
   categories: arg.idOrSlugList({

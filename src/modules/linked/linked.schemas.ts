@@ -59,7 +59,7 @@ export function listArgs(plural: 'venues' | 'organizers') {
   return {
     page: pageArg,
     per_page: perPageArg(`The number of ${plural} to return on each page`),
-    search: arg.string({
+    search: arg.search({
       description: `${plural[0].toUpperCase()}${plural.slice(1)} with a field containing every word of this string`,
     }),
     event: arg.positiveInt({ description: `${plural[0].toUpperCase()}${plural.slice(1)} linked to this event` }),

@@ -80,7 +80,7 @@ function listArgs(plural: string) {
   return {
     page: pageArg,
     per_page: perPageArg(`The number of ${plural} to return on each page`),
-    search: arg.string({ description: 'Limit results to those whose name or slug contains this string' }),
+    search: arg.search({ description: 'Limit results to those whose name or slug contains this string' }),
     exclude: arg.idOrSlugList({ description: 'Ensure result set exclude specific IDs' }),
     include: arg.idOrSlugList({ description: 'Limit result set to specific IDs' }),
     order: withDefault(
