@@ -68,10 +68,14 @@ async function productionBuild(): Promise<string> {
   return join(outdir, 'server.mjs');
 }
 
-/** The V8 heap limits `npm start` gives the server (package.json), so the measured process is bounded as in production. */
-function startHeapFlags(): string[] {
+/**
+ * The V8 flags `npm start` gives the server (package.json: heap limits, garbage-collection
+ * settings), so the measured process runs as in production: every flag before the TypeScript loader.
+ */
+function startV8Flags(): string[] {
   const { scripts } = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } };
-  return scripts.start.split(/\s+/).filter((word) => /^--max-[a-z-]+-size=\d+$/.test(word));
+  const words = scripts.start.split(/\s+/);
+  return words.slice(1, words.indexOf('--import')).filter((word) => word.startsWith('--'));
 }
 
 /** Starts the real server as a child process with production settings and request logging off. */
@@ -81,7 +85,7 @@ export async function startServer(
 ): Promise<RunningServer> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const entry = options.build ? [...startHeapFlags(), await productionBuild()] : ['--import', 'tsx', 'src/server.ts'];
+  const entry = options.build ? [...startV8Flags(), await productionBuild()] : ['--import', 'tsx', 'src/server.ts'];
   const child = spawn(process.execPath, entry, {
     env: {
       ...process.env,
