@@ -9,7 +9,7 @@ import { NAMESPACE } from './urls.js';
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** Path parameters the API knows: `{id}` is digits only, `{slug}` anything but `/` (API.md §1). */
-const PATH_PARAMS = {
+export const PATH_PARAMS = {
   id: { fastify: ':id(^\\d+)', pattern: '(?P<id>\\d+)', schema: Type.Integer({ description: 'The item id' }) },
   slug: { fastify: ':slug', pattern: '(?P<slug>[^/]+)', schema: Type.String({ description: 'The item slug' }) },
 } as const;
@@ -60,7 +60,7 @@ export interface IndexedRoute {
 export class RouteRegistry {
   readonly routes = new Map<string, IndexedRoute>();
   private readonly operationIds = new Set<string>();
-  /** The operationId of each documented operation, by `{method} {OpenAPI path}`. */
+  /** The operationId of each documented operation, by `{method} {OpenAPI path}` (relative to the namespace). */
   private readonly operations = new Map<string, string>();
 
   /** Claims OpenAPI operation ids for the methods of `path` (relative to the namespace): each id names one operation of the whole API. */
@@ -68,7 +68,7 @@ export class RouteRegistry {
     for (const [method, id] of ids) {
       if (this.operationIds.has(id)) throw new Error(`operationId ${id} is already taken`);
       this.operationIds.add(id);
-      this.operations.set(`${method.toLowerCase()} /${NAMESPACE}${path}`, id);
+      this.operations.set(`${method.toLowerCase()} ${path}`, id);
     }
   }
 
@@ -125,7 +125,7 @@ export function operationIdsOf(
   return new Map(methods.map((method) => [method, `${UPDATE_VERBS[method]}${noun}`]));
 }
 
-function pathParams(path: string): PathParam[] {
+export function pathParams(path: string): PathParam[] {
   return [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as PathParam);
 }
 
