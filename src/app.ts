@@ -5,7 +5,8 @@ import { connect, type Dialect } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
 import { registerBodyParsers, parseQueryString } from './http/body.js';
 import type { ContextSource } from './http/context.js';
-import { registerErrorHandling } from './http/error-handler.js';
+import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from './http/error-handler.js';
+import { MAX_SLUG_LENGTH } from './domain/slugs.js';
 import { RouteRegistry } from './http/routes.js';
 import { orderPreservingSerializerFactory } from './http/serializer.js';
 import { NAMESPACE } from './http/urls.js';
@@ -109,7 +110,14 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     bodyLimit: config.bodyLimit,
     ...SLOW_CLIENT_TIMEOUTS,
     rewriteUrl: rewriteUrlFor(config),
-    routerOptions: { ignoreTrailingSlash: true, querystringParser: parseQueryString },
+    routerOptions: {
+      ignoreTrailingSlash: true,
+      querystringParser: parseQueryString,
+      // A slug is at most 200 characters (domain/slugs.ts), each up to 12 when percent-encoded.
+      maxParamLength: MAX_SLUG_LENGTH * 12,
+    },
+    frameworkErrors: frameworkErrorHandler(config),
+    clientErrorHandler: clientErrorHandler(config),
     schemaController: { compilersFactory: { buildSerializer: orderPreservingSerializerFactory() as never } },
   });
   const linked = createLinkedState(keep);

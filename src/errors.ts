@@ -13,6 +13,12 @@ export const ERRORS = {
   rest_forbidden: { status: 403, message: 'rest_forbidden' },
   incorrect_password: { status: 401, message: 'incorrect_password' },
   rest_payload_too_large: { status: 413, message: 'rest_payload_too_large' },
+  rest_unsupported_media_type: { status: 415, message: 'rest_unsupported_media_type' },
+  // Requests the HTTP layer rejects before any route sees them; still the contract's envelope (API.md §5).
+  rest_bad_request: { status: 400, message: 'rest_bad_request' },
+  rest_request_timeout: { status: 408, message: 'rest_request_timeout' },
+  rest_uri_too_long: { status: 414, message: 'rest_uri_too_long' },
+  rest_headers_too_large: { status: 431, message: 'rest_headers_too_large' },
   rest_internal_error: { status: 500, message: 'rest_internal_error' },
   'rest-event-not-found': { status: 404, message: 'rest_event_not_found' },
   'rest-invalid-event-id': { status: 400, message: 'rest_invalid_event_id' },

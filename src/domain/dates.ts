@@ -70,6 +70,11 @@ function validDate(dt: DateTime): DateTime | null {
   return dt.isValid ? dt : null;
 }
 
+/** Years 1–9999 (API.md §25.3): what the wire format can write, and far beyond any calendar's need. */
+function inYearRange(dt: DateTime): boolean {
+  return dt.year >= 1 && dt.year <= 9999;
+}
+
 function parseAbsolute(text: string, zone: Zone): DateTime | null {
   const match = ABSOLUTE.exec(text);
   if (match) {
@@ -155,6 +160,16 @@ function parseAmount(words: string[], local: DateTime): DateTime | null {
  * timestamps and forms with an explicit offset are instants. Returns null when nothing matches.
  */
 export function parseDateInput(raw: unknown, zone: Zone, now: DateTime): DateTime | null {
+  const parsed = readDate(raw, zone, now);
+  return parsed && inYearRange(parsed) ? parsed : null;
+}
+
+/** Why parseDateInput refused a date: unreadable, or readable but outside years 1–9999. */
+export function dateProblem(raw: unknown, zone: Zone, now: DateTime): 'invalid_date' | 'date_out_of_range' {
+  return readDate(raw, zone, now) ? 'date_out_of_range' : 'invalid_date';
+}
+
+function readDate(raw: unknown, zone: Zone, now: DateTime): DateTime | null {
   if (typeof raw === 'number') {
     return Number.isInteger(raw) && raw >= 0 ? validDate(DateTime.fromSeconds(raw, { zone })) : null;
   }

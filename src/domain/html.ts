@@ -79,6 +79,30 @@ export function htmlToText(input: string): string {
     .trim();
 }
 
+const ESCAPED: Readonly<Record<string, string>> = {
+  '&amp;': '&',
+  '&lt;': '<',
+  '&gt;': '>',
+  '&quot;': '"',
+  '&#39;': "'",
+};
+
+/**
+ * Plain text of a title or name (API.md §18): tags and comments dropped, entities read. Stripped
+ * again until nothing changes, so an encoded tag (`&lt;b&gt;`) cannot come back as a real one.
+ */
+export function plainText(input: string): string {
+  let text = input;
+  for (;;) {
+    const stripped = sanitize(text, { allowedTags: [], allowedAttributes: {} }).replace(
+      /&(?:amp|lt|gt|quot|#39);/g,
+      (entity) => ESCAPED[entity],
+    );
+    if (stripped === text) return text;
+    text = stripped;
+  }
+}
+
 const BLOCK = /<(p|div|ul|ol|li|h[1-6]|table|blockquote|pre|figure|hr)[\s>/]/i;
 
 /**

@@ -6,6 +6,9 @@ const slugify = slugifyModule.default;
 // WordPress drops symbols from slugs ("Rock & Roll" → rock-roll) where slugify would spell them out.
 slugify.extend(Object.fromEntries([...'&<>|$%€£¥©®™∆∑∞♥₹₽₩₺₿'].map((symbol) => [symbol, ' '])));
 
+/** WordPress's limit (API.md §18): longer slugs made page and by-slug URLs too long to serve. */
+export const MAX_SLUG_LENGTH = 200;
+
 /**
  * A URL slug from a title or name (API.md §3): lower-case, accents folded (slugify's character
  * map), quotes dropped, runs of other characters to `-`. Scripts without a Latin transliteration
@@ -16,10 +19,13 @@ export function toSlug(text: string): string {
   return folded
     .replace(/[^\p{L}\p{N}]+/gu, '-')
     .replace(/^-+|-+$/g, '')
-    .slice(0, 190);
+    .slice(0, MAX_SLUG_LENGTH)
+    .replace(/-+$/, '');
 }
 
-/** `base`, `base-2`, `base-3`… : the n-th candidate of the uniqueness rule. */
+/** `base`, `base-2`, `base-3`… : the n-th candidate of the uniqueness rule, shortened to stay within the limit. */
 export function slugCandidate(base: string, attempt: number): string {
-  return attempt <= 1 ? base : `${base}-${attempt}`;
+  if (attempt <= 1) return base;
+  const suffix = `-${attempt}`;
+  return `${base.slice(0, MAX_SLUG_LENGTH - suffix.length)}${suffix}`;
 }

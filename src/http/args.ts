@@ -5,7 +5,8 @@ import type { Config } from '../config.js';
 import { ApiError, invalidParams, type ParamProblem } from '../errors.js';
 import type { MessageKey } from '../i18n/messages/en.js';
 import type { MessageVars } from '../i18n/translate.js';
-import { parseDateInput } from '../domain/dates.js';
+import { dateProblem, parseDateInput } from '../domain/dates.js';
+import { plainText } from '../domain/html.js';
 import * as p from '../domain/params.js';
 import { normaliseTimezone } from '../domain/timezones.js';
 
@@ -47,12 +48,14 @@ export type ArgsInput<S extends ArgsSpec> = { -readonly [K in AlwaysKeys<S>]: Ar
   -readonly [K in Exclude<keyof S, AlwaysKeys<S>>]?: ArgValue<S[K]>;
 };
 
+/** WordPress has no limit; 400 characters keeps every title's page and slug URLs servable (issue 23). */
+export const MAX_TITLE_LENGTH = 400;
+
 export const ok = <T>(value: T): ParseOutcome<T> => ({ ok: true, value });
 export const fail = (message: MessageKey, vars?: MessageVars, code?: string): ParseOutcome<never> => ({
   ok: false,
   problem: { message, vars, code },
 });
-const invalid = fail('invalid_parameter');
 
 export const SEARCH_MAX_CHARS = 200;
 export const SEARCH_MAX_WORDS = 20;
@@ -115,9 +118,22 @@ export const arg = {
 
   /** A non-empty string (API.md §6): `""` is a 400. */
   string: ({ description }: Common): ArgSpec<string, false> =>
-    build(Type.String({ description, minLength: 1 }), (raw) => {
+    build(Type.String({ description, minLength: 1 }), (raw, name) => {
       const value = p.parseNonEmptyString(raw);
-      return value === undefined ? invalid : ok(value);
+      return value === undefined ? fail('must_be_non_empty', { param: name }) : ok(value);
+    }),
+
+  /**
+   * A title or name (API.md §18): plain text, so tags are stripped on write as WordPress does for
+   * authors without `unfiltered_html`; non-empty after that and at most MAX_TITLE_LENGTH characters.
+   */
+  title: ({ description }: Common): ArgSpec<string, false> =>
+    build(Type.String({ description, minLength: 1, maxLength: MAX_TITLE_LENGTH }), (raw, name) => {
+      const value = p.parseNonEmptyString(typeof raw === 'string' ? plainText(raw) : raw);
+      if (value === undefined) return fail('must_be_non_empty', { param: name });
+      return [...value].length > MAX_TITLE_LENGTH
+        ? fail('too_long', { param: name, max: MAX_TITLE_LENGTH })
+        : ok(value);
     }),
 
   /**
@@ -127,7 +143,7 @@ export const arg = {
   search: ({ description }: Common): ArgSpec<string, false> =>
     build(Type.String({ description, minLength: 1, maxLength: SEARCH_MAX_CHARS }), (raw, name) => {
       const value = p.parseNonEmptyString(raw);
-      if (value === undefined) return invalid;
+      if (value === undefined) return fail('must_be_non_empty', { param: name });
       const words = value.split(/\s+/).filter((word) => word !== '').length;
       return [...value].length > SEARCH_MAX_CHARS || words > SEARCH_MAX_WORDS
         ? fail('search_too_long', { param: name, chars: SEARCH_MAX_CHARS, words: SEARCH_MAX_WORDS })
@@ -136,9 +152,9 @@ export const arg = {
 
   /** A string that may be empty (clears the field); null counts as empty. */
   text: ({ description }: Common): ArgSpec<string, false> =>
-    build(Type.String({ description }), (raw) => {
+    build(Type.String({ description }), (raw, name) => {
       if (raw === null) return ok('');
-      return typeof raw === 'string' ? ok(raw.trim()) : invalid;
+      return typeof raw === 'string' ? ok(raw.trim()) : fail('not_of_type', { param: name, type: 'string' });
     }),
 
   enumOf: <const V extends string>(values: readonly V[], { description }: Common): ArgSpec<V, false> =>
@@ -153,23 +169,24 @@ export const arg = {
   date: ({ description }: Common): ArgSpec<DateTime, false> =>
     build(Type.String({ description }), (raw, _name, ctx) => {
       const value = parseDateInput(raw, ctx.siteZone, ctx.now);
-      return value === null ? invalid : ok(value);
+      return value === null ? fail(dateProblem(raw, ctx.siteZone, ctx.now)) : ok(value);
     }),
 
   /** A date in any form of API.md §6, read as UTC (the `date_utc` parameters). */
   dateUtc: ({ description }: Common): ArgSpec<DateTime, false> =>
     build(Type.String({ description }), (raw, _name, ctx) => {
       const value = parseDateInput(raw, FixedOffsetZone.utcInstance, ctx.now);
-      return value === null ? invalid : ok(value);
+      return value === null ? fail(dateProblem(raw, FixedOffsetZone.utcInstance, ctx.now)) : ok(value);
     }),
 
   /** A date kept raw: parsed later in a zone that another parameter decides (event writes). */
   dateText: ({ description }: Common): ArgSpec<string | number, false> =>
-    build(Type.String({ description }), (raw, _name, ctx) =>
-      (typeof raw === 'string' || typeof raw === 'number') && parseDateInput(raw, ctx.siteZone, ctx.now) !== null
+    build(Type.String({ description }), (raw, _name, ctx) => {
+      if (typeof raw !== 'string' && typeof raw !== 'number') return fail('invalid_date');
+      return parseDateInput(raw, ctx.siteZone, ctx.now) !== null
         ? ok(raw)
-        : invalid,
-    ),
+        : fail(dateProblem(raw, ctx.siteZone, ctx.now));
+    }),
 
   timezone: ({ description }: Common): ArgSpec<string, false> =>
     build(Type.String({ description }), (raw) => {
@@ -185,16 +202,16 @@ export const arg = {
     }),
 
   idList: ({ description }: Common): ArgSpec<number[], false> =>
-    build(Type.Array(Type.Integer(), { description }), (raw) => {
+    build(Type.Array(Type.Integer(), { description }), (raw, name) => {
       const value = p.parseIdList(raw);
-      return value === undefined || value.length === 0 ? invalid : ok(value);
+      return value === undefined || value.length === 0 ? fail('must_be_id_list', { param: name }) : ok(value);
     }),
 
   /** Ids or slugs, e.g. `categories=concerts,12`. */
   idOrSlugList: ({ description }: Common): ArgSpec<string[], false> =>
-    build(Type.Array(Type.Union([Type.Integer(), Type.String()]), { description }), (raw) => {
+    build(Type.Array(Type.Union([Type.Integer(), Type.String()]), { description }), (raw, name) => {
       const value = p.parseList(raw);
-      return value === undefined || value.length === 0 ? invalid : ok(value);
+      return value === undefined || value.length === 0 ? fail('must_be_list', { param: name }) : ok(value);
     }),
 
   number: ({ description }: Common): ArgSpec<number, false> =>
@@ -212,6 +229,37 @@ export function mergeSources(query: unknown, body: unknown): Record<string, unkn
   if (query && typeof query === 'object') Object.assign(bag, query);
   if (body && typeof body === 'object' && !Array.isArray(body)) Object.assign(bag, body);
   return bag;
+}
+
+/** Whether a parameter value holds a NUL character in any string or key, however deeply nested. */
+function holdsNul(value: unknown): boolean {
+  // Iterative: a body is up to a megabyte of JSON, nested deeper than the call stack allows.
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (typeof next === 'string') {
+      if (next.includes('\0')) return true;
+    } else if (Array.isArray(next)) {
+      const items: unknown[] = next;
+      pending.push(...items);
+    } else if (typeof next === 'object' && next !== null) {
+      for (const [key, item] of Object.entries(next)) {
+        if (key.includes('\0')) return true;
+        pending.push(item);
+      }
+    }
+  }
+  return false;
+}
+
+/**
+ * The parameters, sent or not declared, holding a NUL character: no stored text may contain one
+ * (PostgreSQL refuses them), so the whole request is refused (API.md §25.3).
+ */
+export function nulProblems(bag: Record<string, unknown>, problems: Map<string, ParamProblem>): void {
+  for (const [name, value] of Object.entries(bag)) {
+    if (name.includes('\0') || holdsNul(value)) problems.set(name, { message: 'contains_nul', vars: { param: name } });
+  }
 }
 
 /**

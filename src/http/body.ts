@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import qs from 'qs';
 import { ApiError } from '../errors.js';
 
@@ -8,8 +8,24 @@ export function parseQueryString(text: string): Record<string, unknown> {
 }
 
 /**
- * Request bodies: JSON (invalid → 400 rest_invalid_json), form-encoded, and anything else ignored
- * like WordPress does. Empty bodies are an empty parameter set.
+ * A multipart form as the same parameter bag a form-encoded body gives (API.md §25.7: read as a
+ * form); file parts carry no parameter and are skipped. Node's fetch implementation parses it.
+ */
+async function parseMultipart(body: Buffer, contentType: string): Promise<Record<string, unknown>> {
+  let form: FormData;
+  try {
+    form = await new Response(new Uint8Array(body), { headers: { 'content-type': contentType } }).formData();
+  } catch {
+    throw new ApiError('rest_bad_request');
+  }
+  const fields = new URLSearchParams();
+  for (const [name, value] of form) if (typeof value === 'string') fields.append(name, value);
+  return parseQueryString(fields.toString());
+}
+
+/**
+ * Request bodies (API.md §1, §25.7): JSON (invalid → 400 rest_invalid_json), form-encoded and
+ * multipart forms. A non-empty body of any other type is 415; an empty one is no parameters.
  */
 export function registerBodyParsers(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
@@ -25,5 +41,14 @@ export function registerBodyParsers(app: FastifyInstance): void {
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
     done(null, parseQueryString(String(body)));
   });
-  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, _body, done) => done(null, {}));
+  app.addContentTypeParser(
+    'multipart/form-data',
+    { parseAs: 'buffer' },
+    async (request: FastifyRequest, body: Buffer) =>
+      body.length === 0 ? {} : parseMultipart(body, request.headers['content-type'] ?? ''),
+  );
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body: Buffer, done) => {
+    if (body.length === 0) return done(null, {});
+    done(new ApiError('rest_unsupported_media_type'), undefined);
+  });
 }

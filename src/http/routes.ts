@@ -1,14 +1,15 @@
 import { Type, type TObject, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LANGUAGES } from '../i18n/languages.js';
-import { mergeSources, parseArgs, type ArgsSpec, type ParsedArgs } from './args.js';
+import { invalidParams, type ParamProblem } from '../errors.js';
+import { mergeSources, nulProblems, parseArgs, type ArgsSpec, type ParsedArgs } from './args.js';
 import { requestContext, type RequestContext } from './context.js';
 import { NAMESPACE } from './urls.js';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** Path parameters the API knows: `{id}` is digits only, `{slug}` anything but `/` (API.md §1). */
-const PATH_PARAMS = {
+export const PATH_PARAMS = {
   id: { fastify: ':id(^\\d+)', pattern: '(?P<id>\\d+)', schema: Type.Integer({ description: 'The item id' }) },
   slug: { fastify: ':slug', pattern: '(?P<slug>[^/]+)', schema: Type.String({ description: 'The item slug' }) },
 } as const;
@@ -59,7 +60,7 @@ export interface IndexedRoute {
 export class RouteRegistry {
   readonly routes = new Map<string, IndexedRoute>();
   private readonly operationIds = new Set<string>();
-  /** The operationId of each documented operation, by `{method} {OpenAPI path}`. */
+  /** The operationId of each documented operation, by `{method} {OpenAPI path}` (relative to the namespace). */
   private readonly operations = new Map<string, string>();
 
   /** Claims OpenAPI operation ids for the methods of `path` (relative to the namespace): each id names one operation of the whole API. */
@@ -67,7 +68,7 @@ export class RouteRegistry {
     for (const [method, id] of ids) {
       if (this.operationIds.has(id)) throw new Error(`operationId ${id} is already taken`);
       this.operationIds.add(id);
-      this.operations.set(`${method.toLowerCase()} /${NAMESPACE}${path}`, id);
+      this.operations.set(`${method.toLowerCase()} ${path}`, id);
     }
   }
 
@@ -124,7 +125,7 @@ export function operationIdsOf(
   return new Map(methods.map((method) => [method, `${UPDATE_VERBS[method]}${noun}`]));
 }
 
-function pathParams(path: string): PathParam[] {
+export function pathParams(path: string): PathParam[] {
   return [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as PathParam);
 }
 
@@ -168,12 +169,20 @@ export function idParam(params: ApiRequest<ArgsSpec>['params']): number {
   return params.id;
 }
 
-function pathValues(raw: FastifyRequest): { id?: number; slug?: string } {
+/**
+ * The path's `{id}` and `{slug}`. An id beyond 2^53 - 1 names nothing JSON can carry exactly (nor
+ * any stored item), and a NUL in any parameter is refused: both are 400s (API.md §25.3).
+ */
+function pathValues(raw: FastifyRequest, bag: Record<string, unknown>): { id?: number; slug?: string } {
   const params = raw.params as Record<string, string | undefined>;
-  return {
-    id: params.id !== undefined ? Number(params.id) : undefined,
-    slug: params.slug !== undefined ? params.slug : undefined,
-  };
+  const problems = new Map<string, ParamProblem>();
+  const id = params.id !== undefined ? Number(params.id) : undefined;
+  if (id !== undefined && !Number.isSafeInteger(id))
+    problems.set('id', { message: 'id_out_of_range', vars: { param: 'id' } });
+  nulProblems(bag, problems);
+  if (params.slug !== undefined) nulProblems({ slug: params.slug }, problems);
+  if (problems.size > 0) throw invalidParams(problems);
+  return { id, slug: params.slug };
 }
 
 /**
@@ -190,9 +199,10 @@ export function registerRoute<S extends ArgsSpec>(
   const handler = async (raw: FastifyRequest, reply: FastifyReply) => {
     const ctx = requestContext(raw);
     const bag = mergeSources(raw.query, raw.body);
+    const params = pathValues(raw, bag);
     const args = parseArgs(definition.args, bag, ctx.parse);
     const given = new Set(Object.keys(definition.args).filter((name) => bag[name] !== undefined));
-    return definition.handler({ ctx, args, params: pathValues(raw), given, bag, raw }, reply);
+    return definition.handler({ ctx, args, params, given, bag, raw }, reply);
   };
   app.route({
     method: [...definition.methods],

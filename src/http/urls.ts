@@ -27,6 +27,7 @@ export class UrlBuilder {
   private readonly apiRoot: string;
   private readonly langSegment: string;
   private readonly langParam: Query;
+  private readonly pageLanguage: string;
 
   constructor(
     private readonly config: Config,
@@ -34,6 +35,7 @@ export class UrlBuilder {
   ) {
     this.langSegment = language.source === 'path' ? `/${language.lang}` : '';
     this.langParam = language.source === 'param' ? [['i18n_language', language.lang]] : [];
+    this.pageLanguage = language.source === 'default' ? '' : `i18n_language=${language.lang}`;
     this.apiRoot = `${config.publicUrl}${config.basePath}${this.langSegment}/${NAMESPACE}`;
   }
 
@@ -42,9 +44,13 @@ export class UrlBuilder {
     return `${this.apiRoot}/${path}${encodeQuery([...query, ...this.langParam])}`;
   }
 
-  /** A public page under PUBLIC_URL (API.md §8 `url`). */
+  /**
+   * A public page under PUBLIC_URL (API.md §8 `url`), keeping the request's language (§15). Pages
+   * read `i18n_language` and have no language path segment, so both forms become the parameter.
+   */
   page(path: string): string {
-    return `${this.config.publicUrl}${path}`;
+    if (this.pageLanguage === '') return `${this.config.publicUrl}${path}`;
+    return `${this.config.publicUrl}${path}${path.includes('?') ? '&' : '?'}${this.pageLanguage}`;
   }
 }
 

@@ -6,7 +6,14 @@ import type { Config } from '../config.js';
 import type { ArgSpec, ParseContext } from '../http/args.js';
 import { formatDb } from '../domain/dates.js';
 import { requestContext, type RequestContext } from '../http/context.js';
-import { languageParameter, toFastifyUrl, type IndexedRoute, type RouteRegistry } from '../http/routes.js';
+import {
+  languageParameter,
+  PATH_PARAMS,
+  pathParams,
+  toFastifyUrl,
+  type IndexedRoute,
+  type RouteRegistry,
+} from '../http/routes.js';
 import { ErrorSchema } from '../http/schemas.js';
 import { NAMESPACE } from '../http/urls.js';
 import { SHARED_SCHEMAS } from '../modules/shared-schemas.js';
@@ -49,6 +56,7 @@ function describeRoute(route: IndexedRoute, ctx: RequestContext): Record<string,
     endpoints: route.endpoints.map((endpoint) => ({
       methods: endpoint.methods,
       args: {
+        ...pathArgs(route.path),
         ...Object.fromEntries(
           Object.entries(endpoint.args).map(([name, spec]) => [name, describeArg(spec, ctx.parse)]),
         ),
@@ -56,16 +64,37 @@ function describeRoute(route: IndexedRoute, ctx: RequestContext): Record<string,
       },
     })),
   };
-  if (!route.path.includes('{'))
-    entry._links = { self: [{ href: ctx.urls.rest(route.path.replace(/^\//, '')).replace(/\/(\?|$)/, '$1') }] };
+  if (!route.path.includes('{')) entry._links = { self: [{ href: selfHref(ctx, route.path) }] };
   return entry;
+}
+
+function selfHref(ctx: RequestContext, path: string): string {
+  return ctx.urls.rest(path.replace(/^\//, '')).replace(/\/(\?|$)/, '$1');
+}
+
+/** The `{id}` / `{slug}` of a route's path as arguments, required as in WordPress's index. */
+function pathArgs(path: string): Record<string, unknown> {
+  return Object.fromEntries(
+    pathParams(path).map((name) => [name, { ...describeArgSchema(PATH_PARAMS[name].schema), required: true }]),
+  );
 }
 
 /** The namespace index of API.md §16, generated from the registered route definitions. */
 export function namespaceIndex(registry: RouteRegistry, ctx: RequestContext): Record<string, unknown> {
   const routes: Record<string, unknown> = {};
   for (const route of registry.routes.values()) routes[route.pattern] = describeRoute(route, ctx);
-  return { namespace: NAMESPACE, routes };
+  // WordPress links `up` to the REST root; this service has none, so the index links itself.
+  return { namespace: NAMESPACE, routes, _links: { self: [{ href: selfHref(ctx, '') }] } };
+}
+
+/**
+ * Paths are relative to the namespace that `servers` names, as in TEC's document: @fastify/swagger
+ * strips the server's path from every route, which leaves the namespace index as `''`; it is `/`.
+ */
+function indexAtRoot<T extends { paths?: Record<string, unknown> }>(document: T): T {
+  if (!document.paths || !('' in document.paths)) return document;
+  const { '': index, ...paths } = document.paths;
+  return { ...document, paths: { '/': index, ...paths } };
 }
 
 export async function registerDocumentation(
@@ -88,7 +117,7 @@ export async function registerDocumentation(
           'Reference documentation: docs/api.md in the service\'s source repository (sections "Authentication", ' +
           '"Roles and permissions", "Dates and time zones", "Errors" and "Differences from The Events Calendar").',
       },
-      servers: [{ url: `${config.publicUrl}${config.basePath}` }],
+      servers: [{ url: `${config.publicUrl}${config.basePath}/${NAMESPACE}` }],
       components: {
         securitySchemes: {
           basicAuth: { type: 'http', scheme: 'basic', description: 'login:application-password' },
@@ -97,7 +126,9 @@ export async function registerDocumentation(
       },
     },
     transformObject: (documents) =>
-      'openapiObject' in documents ? registry.withOperationIds(documents.openapiObject) : documents.swaggerObject,
+      'openapiObject' in documents
+        ? registry.withOperationIds(indexAtRoot(documents.openapiObject))
+        : documents.swaggerObject,
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
     },

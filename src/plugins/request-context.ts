@@ -71,7 +71,9 @@ export async function resolveCaller(
     : /^bearer$/i.test(scheme) && value !== ''
       ? { login: null, password: value }
       : undefined;
-  if (!credentials) throw new ApiError('incorrect_password');
+  // No login or password holds a NUL (PostgreSQL could not even compare one): a wrong credential.
+  if (!credentials || `${credentials.login ?? ''}${credentials.password}`.includes('\0'))
+    throw new ApiError('incorrect_password');
   const version = await dataVersion();
   // No request writes users or application passwords (the CLI does, and server start before it
   // serves): a found credential outlives this process's own writes. Any other process's change,

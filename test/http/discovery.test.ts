@@ -17,7 +17,28 @@ for (const dialect of await testDialects()) {
         assert.equal(res.status, 200, path);
         assert.equal(res.json.namespace, NS);
         assert.deepEqual(Object.keys(res.json.routes).slice(0, 2), [`/${NS}`, `/${NS}/doc`]);
+        assert.deepEqual(res.json._links, { self: [{ href: `http://127.0.0.1:8080/${NS}` }] });
       }
+      const french = await t.api.get(`/fr/${NS}`);
+      assert.deepEqual(french.json._links, { self: [{ href: `http://127.0.0.1:8080/fr/${NS}` }] });
+    });
+
+    it('path arguments appear in every endpoint of their route, required (API.md §16)', async () => {
+      const { routes } = (await t.api.get(`/${NS}`)).json;
+      for (const [pattern, route] of Object.entries<{
+        endpoints: { methods: string[]; args: Record<string, { required?: boolean }> }[];
+      }>(routes)) {
+        for (const name of ['id', 'slug'].filter((n) => pattern.includes(`(?P<${n}>`))) {
+          for (const endpoint of route.endpoints) {
+            // By-slug updates also take a body `slug` (the new slug), documented as that optional argument.
+            const renames = name === 'slug' && endpoint.methods.includes('POST');
+            assert.equal(endpoint.args[name]?.required, !renames, `${pattern} ${name}`);
+          }
+        }
+      }
+      const item = routes[`/${NS}/events/(?P<id>\\d+)`].endpoints[0].args;
+      assert.deepEqual(item.id, { description: 'The item id', type: 'integer', required: true });
+      assert.equal(Object.keys(item)[0], 'id');
     });
 
     it('index routes are keyed by pattern, with methods, endpoint args and self links', async () => {
@@ -65,7 +86,9 @@ for (const dialect of await testDialects()) {
       assert.equal(res.json.openapi, '3.1.0');
       const result = await new Validator().validate(res.json);
       assert.equal(result.valid, true, JSON.stringify(result.errors));
-      assert.deepEqual(res.json.servers, [{ url: 'http://127.0.0.1:8080' }]);
+      // As TEC's: `servers` names the namespace and paths are relative to it.
+      assert.deepEqual(res.json.servers, [{ url: `http://127.0.0.1:8080/${NS}` }]);
+      assert.deepEqual(Object.keys(res.json.paths).slice(0, 3), ['/', '/doc', '/events']);
       for (const name of ['Error', 'Term']) assert.ok(res.json.components.schemas[name], name);
       assert.deepEqual(Object.keys(res.json.components.securitySchemes).sort(), ['basicAuth', 'bearerAuth']);
     });
@@ -86,8 +109,8 @@ for (const dialect of await testDialects()) {
         }
       }
       assert.ok(operations >= 14);
-      assert.ok(doc.paths[`/${NS}/categories/{id}`].patch);
-      assert.ok(doc.paths[`/${NS}/tags`].post.requestBody);
+      assert.ok(doc.paths['/categories/{id}'].patch);
+      assert.ok(doc.paths['/tags'].post.requestBody);
     });
 
     it('every /doc operation has its own operationId, one per method (docs/api.md "Operation ids")', async () => {
@@ -105,20 +128,20 @@ for (const dialect of await testDialects()) {
       }
       // Clients generate code from these names: they must stay as documented.
       const expected: Record<string, string> = {
-        getNamespaceIndex: `GET /${NS}`,
-        getOpenApiDocument: `GET /${NS}/doc`,
-        listEvents: `GET /${NS}/events`,
-        createEvent: `POST /${NS}/events`,
-        getEventById: `GET /${NS}/events/{id}`,
-        updateEventById: `POST /${NS}/events/{id}`,
-        replaceEventById: `PUT /${NS}/events/{id}`,
-        patchEventById: `PATCH /${NS}/events/{id}`,
-        deleteEventBySlug: `DELETE /${NS}/events/by-slug/{slug}`,
-        getVenueBySlug: `GET /${NS}/venues/by-slug/{slug}`,
-        createOrganizer: `POST /${NS}/organizers`,
-        listCategories: `GET /${NS}/categories`,
-        patchTagById: `PATCH /${NS}/tags/{id}`,
-        deleteCategoryById: `DELETE /${NS}/categories/{id}`,
+        getNamespaceIndex: 'GET /',
+        getOpenApiDocument: 'GET /doc',
+        listEvents: 'GET /events',
+        createEvent: 'POST /events',
+        getEventById: 'GET /events/{id}',
+        updateEventById: 'POST /events/{id}',
+        replaceEventById: 'PUT /events/{id}',
+        patchEventById: 'PATCH /events/{id}',
+        deleteEventBySlug: 'DELETE /events/by-slug/{slug}',
+        getVenueBySlug: 'GET /venues/by-slug/{slug}',
+        createOrganizer: 'POST /organizers',
+        listCategories: 'GET /categories',
+        patchTagById: 'PATCH /tags/{id}',
+        deleteCategoryById: 'DELETE /categories/{id}',
       };
       for (const [id, where] of Object.entries(expected)) assert.equal(ids.get(id), where, id);
       assert.equal(ids.size, 52);

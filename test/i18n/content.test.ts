@@ -103,7 +103,8 @@ for (const dialect of await testDialects()) {
         { as: 'editor' },
       );
       assert.equal(french.json.slug, 'spectacles-musicaux');
-      assert.equal(french.json.url, 'http://127.0.0.1:8080/events/category/spectacles-musicaux/');
+      // Emitted URLs keep the request's language (API.md §15); pages read it as a parameter.
+      assert.equal(french.json.url, 'http://127.0.0.1:8080/events/category/spectacles-musicaux/?i18n_language=fr');
       const event = await t.api.post(
         '/events',
         { title: 'Gig', start_date: '2026-12-10 20:00', end_date: '2026-12-10 22:00', categories: [category.json.id] },

@@ -112,7 +112,7 @@ describe('parseArgs', () => {
     const invalid = error.options.invalid;
     assert.ok(invalid);
     assert.deepEqual([...invalid.keys()], ['title', 'start_date', 'page', 'featured', 'count']);
-    assert.deepEqual(invalid.get('title'), { message: 'invalid_parameter', vars: undefined, code: undefined });
+    assert.deepEqual(invalid.get('title'), { message: 'must_be_non_empty', vars: { param: 'title' }, code: undefined });
     assert.deepEqual(invalid.get('page'), {
       message: 'must_be_positive_int',
       vars: { param: 'page' },
@@ -182,7 +182,7 @@ describe('renderError for parameter errors (API.md §5)', () => {
       message: 'Invalid parameter(s): title, page',
       data: {
         status: 400,
-        params: { title: 'Invalid parameter.', page: 'page must be a positive integer.' },
+        params: { title: 'title must be a non-empty string.', page: 'page must be a positive integer.' },
         details: [],
       },
     });

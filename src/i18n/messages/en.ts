@@ -53,6 +53,20 @@ export const en = {
   organizer_archive_page_not_found: 'The requested organizer archive page does not exist',
   could_not_create_venue: 'The venue could not be created from the provided data',
   could_not_create_organizer: 'The organizer could not be created from the provided data',
+  rest_bad_request: 'The request is malformed.',
+  rest_unsupported_media_type:
+    'The request body must be JSON (application/json) or a form (application/x-www-form-urlencoded or multipart/form-data).',
+  rest_uri_too_long: 'The request URL is too long.',
+  rest_headers_too_large: 'The request headers are too large.',
+  rest_request_timeout: 'The request did not arrive in time.',
+  contains_nul: '{param} must not contain NUL characters.',
+  id_out_of_range: '{param} is larger than any id.',
+  date_out_of_range: 'The date must lie between the years 1 and 9999.',
+  too_long: '{param} must be at most {max} characters long.',
+  unknown_item: '{param} {value} does not exist.',
+  must_be_id_list: '{param} must be a list of ids.',
+  must_be_list: '{param} must be a list of ids or slugs.',
+  invalid_reference: '{param} must be an id, an object or a list of them.',
   cost_free: 'Free',
 } as const;
 

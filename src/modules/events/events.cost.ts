@@ -139,6 +139,40 @@ export function costPrice(stored: StoredCost): string | undefined {
   return stored.values.some((value) => value.trim().toLowerCase() === 'free') ? '0' : undefined;
 }
 
+/** ISO 4217 codes of the currency symbols a cost is commonly written with (ambiguous ones such as `kr` are left out). */
+const SYMBOL_CODES: Readonly<Record<string, string>> = {
+  $: 'USD',
+  US$: 'USD',
+  '€': 'EUR',
+  '£': 'GBP',
+  '¥': 'JPY',
+  '₹': 'INR',
+  '₽': 'RUB',
+  '₩': 'KRW',
+  '₺': 'TRY',
+  '₪': 'ILS',
+  '₴': 'UAH',
+  R$: 'BRL',
+  A$: 'AUD',
+  C$: 'CAD',
+  CHF: 'CHF',
+  zł: 'PLN',
+  Ft: 'HUF',
+  lei: 'RON',
+  Kč: 'CZK',
+};
+
+/**
+ * JSON-LD `offers.priceCurrency`: the stored code, else the one the stored symbol stands for (the
+ * default symbol `$` when none), a three-letter symbol being a code itself (`EUR 15`); undefined
+ * when the symbol names no single currency (TEC says USD whatever the symbol).
+ */
+export function costCurrency(stored: StoredCost): string | undefined {
+  if (stored.currency_code !== '') return stored.currency_code;
+  const symbol = stored.currency_symbol || DEFAULT_SYMBOL;
+  return SYMBOL_CODES[symbol] ?? (/^[A-Z]{3}$/.test(symbol) ? symbol : undefined);
+}
+
 /** The stored cost columns of an event (its values are kept as a JSON array of the raw strings). */
 export function readStoredCost(row: {
   cost: string;

@@ -12,7 +12,7 @@ import type { TermRow } from '../terms/terms.repository.js';
 import { presentEmbeddedTerm } from '../terms/terms.present.js';
 import { CATEGORIES, TAGS } from '../terms/taxonomies.js';
 import { presentVenue, venueJsonLd } from '../venues/venues.present.js';
-import { costPrice, formatCost, readStoredCost } from './events.cost.js';
+import { costCurrency, costPrice, formatCost, readStoredCost } from './events.cost.js';
 import { dateDetails, formatLocal, timezoneAbbreviation } from './events.dates.js';
 import type { EventRow } from './events.repository.js';
 
@@ -55,10 +55,11 @@ function eventJsonLd(ctx: RequestContext, bundle: EventBundle, url: string): Rec
   if (bundle.venue) json.location = venueJsonLd(ctx, bundle.venue);
   if (bundle.organizers[0]) json.organizer = organizerJsonLd(bundle.organizers[0]);
   if (price !== undefined) {
+    const currency = costCurrency(cost);
     json.offers = {
       '@type': 'Offer',
       price,
-      priceCurrency: row.currency_code || 'USD',
+      ...(currency === undefined ? {} : { priceCurrency: currency }),
       url,
       category: 'primary',
       availability: 'inStock',

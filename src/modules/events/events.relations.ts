@@ -85,14 +85,14 @@ export async function parseLinked(
     .map((entry) => parseEntry(ctx, kind, entry))
     .filter((ref): ref is LinkedRef => ref !== undefined);
   if (refs.length !== entries.length) {
-    problems.set(name, { message: 'invalid_parameter' });
+    problems.set(name, { message: 'invalid_reference', vars: { param: name } });
     return undefined;
   }
   const ids = refs.flatMap((ref) => ('id' in ref ? [ref.id] : []));
   const known = await existingPostIds(ctx.db, kind.type, ids);
   const unknown = ids.filter((id) => !known.has(id));
   if (unknown.length > 0) {
-    problems.set(name, { message: 'invalid_parameter' });
+    problems.set(name, { message: 'unknown_item', vars: { param: name, value: unknown.join(', ') } });
     return undefined;
   }
   return kind.type === 'venue' ? refs.slice(0, 1) : refs;

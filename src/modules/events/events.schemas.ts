@@ -1,5 +1,6 @@
 import { Type, type TSchema } from '@sinclair/typebox';
-import { arg, fail, ok, refine, required, withDefault, type ArgSpec } from '../../http/args.js';
+import { arg, fail, MAX_TITLE_LENGTH, ok, refine, required, withDefault, type ArgSpec } from '../../http/args.js';
+import { plainText } from '../../domain/html.js';
 import { parseList } from '../../domain/params.js';
 import { EmptyArray, postListSchema } from '../../http/schemas.js';
 import { ImageSchema } from '../images/images.js';
@@ -105,10 +106,16 @@ function termRefsArg(description: string): ArgSpec<string[], false> {
     schema: Type.Array(Type.Union([Type.Integer(), Type.String()]), { description }),
     required: false,
     always: false,
-    parse: (raw) => {
+    parse: (raw, name) => {
       if (raw === null || raw === '') return ok([]);
-      const items = parseList(raw);
-      return items === undefined ? fail('invalid_parameter') : ok(items);
+      // A name may create a term: plain text, as the term's own `name` argument (API.md §18).
+      const items = parseList(raw)
+        ?.map((item) => plainText(item).trim())
+        .filter((item) => item !== '');
+      if (items === undefined) return fail('must_be_list', { param: name });
+      return items.some((item) => [...item].length > MAX_TITLE_LENGTH)
+        ? fail('too_long', { param: name, max: MAX_TITLE_LENGTH })
+        : ok(items);
     },
   };
 }
@@ -130,7 +137,7 @@ function eventWriteArgs() {
     author: authorArg,
     date: arg.date({ description: 'The event publication date (site time zone)' }),
     date_utc: arg.dateUtc({ description: 'The event publication date (UTC)' }),
-    title: arg.string({ description: 'The event title' }),
+    title: arg.title({ description: 'The event title' }),
     description: arg.text({ description: 'The event description (HTML)' }),
     slug: arg.string({ description: 'The event slug' }),
     excerpt: arg.text({ description: 'The event excerpt (HTML)' }),

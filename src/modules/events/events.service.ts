@@ -6,7 +6,7 @@ import type { Executor } from '../../db/schema.js';
 import { ApiError, forbidden, invalidParam, invalidParams, type ParamProblem } from '../../errors.js';
 import type { ArgsInput } from '../../http/args.js';
 import type { RequestContext } from '../../http/context.js';
-import { parseDateInput } from '../../domain/dates.js';
+import { dateProblem, parseDateInput } from '../../domain/dates.js';
 import { sanitizeHtml } from '../../domain/html.js';
 import { toSlug } from '../../domain/slugs.js';
 import { zoneOf } from '../../domain/timezones.js';
@@ -214,7 +214,7 @@ interface Times {
 
 function parseBound(ctx: RequestContext, raw: string | number, timezone: string, name: string): DateTime {
   const parsed = parseDateInput(raw, zoneOf(timezone), ctx.now);
-  if (!parsed) throw invalidParam(name, { message: 'invalid_date' });
+  if (!parsed) throw invalidParam(name, { message: dateProblem(raw, zoneOf(timezone), ctx.now) });
   return parsed;
 }
 

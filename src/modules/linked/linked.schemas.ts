@@ -41,7 +41,7 @@ export function commonWriteArgs(label: 'venue' | 'organizer') {
     author: authorArg,
     date: arg.date({ description: `The ${label} publication date (site time zone)` }),
     date_utc: arg.dateUtc({ description: `The ${label} publication date (UTC)` }),
-    [label]: arg.string({ description: `The ${label} name` }),
+    [label]: arg.title({ description: `The ${label} name` }),
     description: arg.text({ description: `The ${label} description (HTML)` }),
     excerpt: arg.text({ description: `The ${label} excerpt (HTML)` }),
     slug: arg.string({ description: `The ${label} slug` }),

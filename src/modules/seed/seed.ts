@@ -1,7 +1,9 @@
 import type { Config } from '../../config.js';
 import { compactSearchIndex, updatePlannerStatistics, withBulkSearchIndexing } from '../../db/dialect.js';
 import type { Db, Executor } from '../../db/schema.js';
-import { sortKeys } from '../events/events.dates.js';
+import { DateTime } from 'luxon';
+import { zoneOf } from '../../domain/timezones.js';
+import { snapToDays, sortKeys } from '../events/events.dates.js';
 import { searchDocument } from '../events/search/documents.js';
 import { recountTerms } from '../terms/terms.repository.js';
 import { CITIES, description, Random, sentence, ZONES } from './seed.data.js';
@@ -176,12 +178,21 @@ async function seedOrganizers(db: Executor, random: Random, count: number, now: 
   return ids;
 }
 
+/** 00:00:00 to 23:59:59 of the day of `instant` in `timezone`. */
+function localDay(instant: number, timezone: string): { start: DateTime; end: DateTime } {
+  const local = DateTime.fromSeconds(instant, { zone: zoneOf(timezone) });
+  return snapToDays(local, local);
+}
+
 function eventRow(random: Random, n: number, now: number, siteTimezone: string, links: { venues: number[] }) {
   const start = now - 180 * DAY + random.int(730 * DAY);
   const allDay = random.chance(0.05);
   const timezone = random.pick(ZONES);
-  const startUtc = allDay ? start - (start % DAY) : start - (start % 900);
-  const endUtc = allDay ? startUtc + DAY - 1 : startUtc + (1 + random.int(4)) * 3600;
+  // An all-day event spans its own zone's day, as one written through the API (snapToDays): the UTC
+  // day had put a Los Angeles one at 16:00 → 15:59:59 the next day.
+  const day = allDay ? localDay(start, timezone) : undefined;
+  const startUtc = day ? day.start.toSeconds() : start - (start % 900);
+  const endUtc = day ? day.end.toSeconds() : startUtc + (1 + random.int(4)) * 3600;
   const status = random.chance(0.1) ? 'draft' : 'publish';
   return {
     post: post('event', n, `${sentence(random, 3)} ${n}`, now, {

@@ -114,7 +114,7 @@ export const tagListArgs = { ...listArgs('event tags'), ...postFilterArgs };
 
 function writeArgs(label: string) {
   return {
-    name: arg.string({ description: `The event ${label} name` }),
+    name: arg.title({ description: `The event ${label} name` }),
     description: arg.text({ description: `The event ${label} description (HTML)` }),
     slug: arg.string({ description: `The event ${label} slug` }),
   };

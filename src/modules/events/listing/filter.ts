@@ -84,7 +84,9 @@ async function postsFilter(
 ): Promise<void> {
   if (!ids) return;
   const known = await existingPostIds(ctx.db, type, ids);
-  if (ids.some((id) => !known.has(id))) problems.set(name, { message: 'invalid_parameter' });
+  const unknown = ids.filter((id) => !known.has(id));
+  if (unknown.length > 0)
+    problems.set(name, { message: 'unknown_item', vars: { param: name, value: unknown.join(', ') } });
 }
 
 export async function buildFilter(
