@@ -1,4 +1,6 @@
 import type { Transaction } from 'kysely';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { isTransientConflict } from '../db/errors.js';
 import type { Database, Db } from '../db/schema.js';
 import { ChangeSet } from './change-set.js';
 import type { DataVersion } from './data-version.js';
@@ -7,6 +9,14 @@ import type { DataVersion } from './data-version.js';
 export type ChangeListener = (changes: ChangeSet) => void;
 
 export type WriteWork<T> = (trx: Transaction<Database>, changes: ChangeSet) => Promise<T>;
+
+/**
+ * Runs of a write that PostgreSQL aborted for a deadlock or serialization failure, at most. Each
+ * run waits for other writers' locks, so a deadlock needs two writers taking the same locks in
+ * opposite orders (two events naming the same two new organizers in opposite orders): one retry
+ * nearly always succeeds, and the bound only stops a pathological loop.
+ */
+const ATTEMPTS = 8;
 
 /**
  * The one way the service writes: a transaction whose change set is published once it has
@@ -26,11 +36,25 @@ export class Writes {
     this.listeners.push(listener);
   }
 
+  /**
+   * `work` may run more than once (after a deadlock or serialization failure, see ATTEMPTS), each
+   * time in a new transaction with a new change set: it must read what it depends on through `trx`.
+   */
   async transaction<T>(work: WriteWork<T>): Promise<T> {
-    const changes = new ChangeSet();
-    const result = await this.db.transaction().execute((trx) => work(trx, changes));
-    await this.version.bump(changes.keys);
-    for (const listener of this.listeners) listener(changes);
-    return result;
+    for (let attempt = 1; ; attempt++) {
+      const changes = new ChangeSet();
+      let result: T;
+      try {
+        result = await this.db.transaction().execute((trx) => work(trx, changes));
+      } catch (error) {
+        if (!isTransientConflict(error) || attempt >= ATTEMPTS) throw error;
+        // Jittered, growing pauses so that the writers that collided do not collide again in step.
+        await sleep(Math.random() * 5 * attempt);
+        continue;
+      }
+      await this.version.bump(changes.keys);
+      for (const listener of this.listeners) listener(changes);
+      return result;
+    }
   }
 }

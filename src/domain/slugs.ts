@@ -29,3 +29,12 @@ export function slugCandidate(base: string, attempt: number): string {
   const suffix = `-${attempt}`;
   return `${base.slice(0, MAX_SLUG_LENGTH - suffix.length)}${suffix}`;
 }
+
+/**
+ * What every candidate of `base` shares with every base whose candidates could be the same slug:
+ * `base` without its trailing `-n` groups (`foo`, `foo-2` and `foo-2-3` all give `foo`). Writers
+ * that look for a free slug serialise on it (posts.writes.ts uniqueSlug).
+ */
+export function slugStem(base: string): string {
+  return base.replace(/(-\d+)+$/, '');
+}

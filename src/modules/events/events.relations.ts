@@ -5,7 +5,7 @@ import { parseArgs } from '../../http/args.js';
 import type { RequestContext } from '../../http/context.js';
 import { isRecord, parseList, parsePositiveInteger } from '../../domain/params.js';
 import { ORGANIZER_KIND, VENUE_KIND, type LinkedKind } from '../linked/linked.kind.js';
-import { createLinked, type LinkedWriteInput } from '../linked/linked.service.js';
+import { createLinked, lockLinkedNames, type LinkedWriteInput } from '../linked/linked.service.js';
 import { organizerDetails } from '../organizers/organizers.present.js';
 import { organizerCreateArgs } from '../organizers/organizers.schemas.js';
 import * as termsRepo from '../terms/terms.repository.js';
@@ -105,6 +105,9 @@ export async function materialiseLinked(
   kind: LinkedKind,
   refs: LinkedRef[],
 ): Promise<number[]> {
+  const names = refs.flatMap((ref) => ('create' in ref ? [ref.create.name] : []));
+  // One inline entry takes its lock only if it is new (createLinked); several take theirs in order.
+  if (names.length > 1) await lockLinkedNames(db, kind, names);
   const ids: number[] = [];
   for (const ref of refs) {
     if ('id' in ref) ids.push(ref.id);

@@ -184,6 +184,18 @@ export async function insertEventColumns(db: Executor, postId: number, columns: 
   await insertEventRow(db, [postId, ...EVENT_COLUMNS.map((column) => columns[column])]);
 }
 
+const eventTimesRow = compiledOnce((db, slot: Slots<[postId: number]>) =>
+  db.selectFrom('events').select(['start_utc', 'end_utc', 'timezone', 'all_day']).where('post_id', '=', slot(0)),
+);
+
+/** The stored times of an event (an update that sends some keeps the others). */
+export async function eventTimes(
+  db: Executor,
+  postId: number,
+): Promise<Pick<EventColumns, 'start_utc' | 'end_utc' | 'timezone' | 'all_day'> | undefined> {
+  return (await eventTimesRow(db, [postId]))[0];
+}
+
 export async function updateEventColumns(db: Executor, postId: number, columns: Partial<EventColumns>): Promise<void> {
   if (Object.keys(columns).length === 0) return;
   await db.updateTable('events').set(columns).where('post_id', '=', postId).execute();

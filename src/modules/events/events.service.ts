@@ -307,7 +307,9 @@ async function writeRelations(ctx: RequestContext, trx: Executor, eventId: numbe
 
 /**
  * Runs an event write and keeps term counts (published events per term, API.md §12) exact by
- * applying the difference between the event's state before and after, instead of recounting.
+ * applying the difference between the event's state before and after, instead of recounting. An
+ * existing event must be locked already (posts.lockPostBase), so that concurrent writers of it
+ * apply their count changes one after the other.
  */
 async function withCounts<T>(
   trx: Executor,
@@ -315,8 +317,7 @@ async function withCounts<T>(
   eventId: number | undefined,
   write: () => Promise<T & { id: number }>,
 ): Promise<T & { id: number }> {
-  const lock = dialectOfExecutor(trx) === 'postgres';
-  const before = eventId === undefined ? { published: false, termIds: [] } : await repo.countState(trx, eventId, lock);
+  const before = eventId === undefined ? { published: false, termIds: [] } : await repo.countState(trx, eventId, false);
   const result = await write();
   const deltas = countDeltas(before, await repo.countState(trx, result.id, false));
   await termsRepo.adjustTermCounts(trx, deltas);
@@ -392,15 +393,6 @@ export async function createEvent(ctx: RequestContext, input: EventCreateInput):
   return id;
 }
 
-async function currentTimes(ctx: RequestContext, id: number): Promise<Times> {
-  const row = await ctx.db
-    .selectFrom('events')
-    .select(['start_utc', 'end_utc', 'timezone', 'all_day'])
-    .where('post_id', '=', id)
-    .executeTakeFirstOrThrow();
-  return { start_utc: row.start_utc, end_utc: row.end_utc, timezone: row.timezone, all_day: row.all_day === 1 };
-}
-
 function touchesTimes(input: EventWriteInput): boolean {
   return (
     input.start_date !== undefined ||
@@ -410,38 +402,59 @@ function touchesTimes(input: EventWriteInput): boolean {
   );
 }
 
-/** Partial update by id or slug (API.md §13): omitted fields keep their values. */
+/** The event's stored times, when the update sends some of them (the others keep theirs). */
+async function timesAfter(ctx: RequestContext, db: Executor, id: number, input: EventWriteInput) {
+  if (!touchesTimes(input)) return undefined;
+  const row = await repo.eventTimes(db, id);
+  // Deleted (force) since it was resolved.
+  if (!row) throw new ApiError('rest-event-not-found', { vars: { id } });
+  return computeTimes(ctx, input, {
+    start_utc: row.start_utc,
+    end_utc: row.end_utc,
+    timezone: row.timezone,
+    all_day: row.all_day === 1,
+  });
+}
+
+/**
+ * Partial update by id or slug (API.md §13): omitted fields keep their values. The checks run
+ * first on the event as read (bad input is 400 before any permission check); the write plans
+ * again from the event as locked in its transaction, so that what a concurrent update wrote is
+ * kept: a new zone or a lone bound is applied to the stored times, not to the times read before.
+ */
 export async function updateEvent(ctx: RequestContext, ref: EventRef, input: EventWriteInput): Promise<number> {
   const post = await resolveEvent(ctx, ref);
-  const times = touchesTimes(input) ? computeTimes(ctx, input, await currentTimes(ctx, post.id)) : undefined;
+  await timesAfter(ctx, ctx.db, post.id, input);
   const rel = await validateWrite(ctx, input, post.id);
   if (!canEditPost(ctx.caller, post)) throw forbidden(ctx.caller !== null);
   requireAuthorChange(ctx, input.author);
-  const { changes, status, translated, inOriginal } = planPostUpdate(ctx, post, input);
-  if (input.password !== undefined) changes.password = input.password;
-  if (input.post_parent !== undefined) changes.parent_id = input.post_parent;
-  const listing: Partial<repo.EventColumns> = {};
-  if (changes.status !== undefined) listing.status = changes.status;
-  if (changes.author_id !== undefined) listing.author_id = changes.author_id;
-  const columns: Partial<repo.EventColumns> = { ...listing, ...storedCost(input.cost) };
-  if (times) {
-    Object.assign(columns, {
-      start_utc: times.start_utc,
-      end_utc: times.end_utc,
-      ...sortKeys(times.start_utc, times.end_utc, times.timezone, times.all_day, ctx.config.siteTimezone),
-      timezone: times.timezone,
-      all_day: times.all_day ? 1 : 0,
-    });
-  }
-  if (input.website !== undefined) columns.website = input.website || null;
-  for (const name of ['show_map', 'show_map_link', 'hide_from_listings', 'sticky', 'featured'] as const) {
-    if (input[name] !== undefined) columns[name] = input[name] ? 1 : 0;
-  }
   await withSlugRetry((attempt) =>
-    ctx.write((trx, changeSet) =>
-      withCounts(trx, changeSet, post.id, async () => {
-        const slug = await nextSlug(trx, post, status, { slug: input.slug, name: input.title }, attempt);
-        if (slug !== post.slug) changes.slug = slug;
+    ctx.write(async (trx, changeSet) => {
+      const current = requireEvent(await posts.lockPostBase(trx, post.id), post.id);
+      if (!canEditPost(ctx.caller, current)) throw forbidden(ctx.caller !== null);
+      const times = await timesAfter(ctx, trx, post.id, input);
+      const { changes, status, translated, inOriginal } = planPostUpdate(ctx, current, input);
+      if (input.password !== undefined) changes.password = input.password;
+      if (input.post_parent !== undefined) changes.parent_id = input.post_parent;
+      const columns: Partial<repo.EventColumns> = { ...storedCost(input.cost) };
+      if (changes.status !== undefined) columns.status = changes.status;
+      if (changes.author_id !== undefined) columns.author_id = changes.author_id;
+      if (times) {
+        Object.assign(columns, {
+          start_utc: times.start_utc,
+          end_utc: times.end_utc,
+          ...sortKeys(times.start_utc, times.end_utc, times.timezone, times.all_day, ctx.config.siteTimezone),
+          timezone: times.timezone,
+          all_day: times.all_day ? 1 : 0,
+        });
+      }
+      if (input.website !== undefined) columns.website = input.website || null;
+      for (const name of ['show_map', 'show_map_link', 'hide_from_listings', 'sticky', 'featured'] as const) {
+        if (input[name] !== undefined) columns[name] = input[name] ? 1 : 0;
+      }
+      return withCounts(trx, changeSet, post.id, async () => {
+        const slug = await nextSlug(trx, current, status, { slug: input.slug, name: input.title }, attempt);
+        if (slug !== current.slug) changes.slug = slug;
         if (input.image !== undefined) changes.image_id = await imageIdOf(ctx, trx, input.image);
         await posts.updatePost(trx, post.id, changes);
         if (!inOriginal) await posts.upsertPostTranslation(trx, post.id, ctx.lang, translated);
@@ -450,8 +463,8 @@ export async function updateEvent(ctx: RequestContext, ref: EventRef, input: Eve
         if (Object.keys(translated).length > 0 || input.password !== undefined)
           await repo.refreshSearchDocument(trx, post.id);
         return { id: post.id };
-      }),
-    ),
+      });
+    }),
   );
   return post.id;
 }
@@ -478,16 +491,19 @@ export async function deleteEvent(
     });
     return last;
   }
-  await ctx.write((trx, changes) =>
-    withCounts(trx, changes, post.id, async () => {
+  await ctx.write(async (trx, changes) => {
+    // Of two concurrent deletes, the second finds the event trashed (410); a concurrent rename is kept.
+    const current = requireEvent(await posts.lockPostBase(trx, post.id), post.id);
+    if (current.status === 'trash') throw new ApiError('event-is-in-trash');
+    return withCounts(trx, changes, post.id, async () => {
       await posts.updatePost(trx, post.id, {
         status: 'trash',
-        slug: await posts.uniqueTrashedSlug(trx, 'event', post.slug, post.id),
+        slug: await posts.uniqueTrashedSlug(trx, 'event', current.slug, post.id),
         modified_at: seconds(ctx.now),
       });
       await repo.updateEventColumns(trx, post.id, { status: 'trash' });
       return { id: post.id };
-    }),
-  );
+    });
+  });
   return loadEvent(ctx, state, post.id);
 }

@@ -1,5 +1,6 @@
 import type { DateTime } from 'luxon';
 import { callerCan } from '../../auth/caller.js';
+import { lockUntilCommit } from '../../db/locks.js';
 import type { Executor } from '../../db/schema.js';
 import { ApiError, forbidden, invalidParam, invalidParams, type ParamProblem } from '../../errors.js';
 import type { RequestContext } from '../../http/context.js';
@@ -177,9 +178,23 @@ async function validateWrite(ctx: RequestContext, input: LinkedWriteInput, db: E
 }
 
 /**
+ * Makes concurrent creates of a venue or organizer name (case-insensitive) wait for each other until
+ * commit (see createLinked). A write creating several takes their locks here first, in one order for
+ * all writers: two events naming the same two new organizers in opposite orders would otherwise
+ * each hold one lock and wait for the other (a deadlock, which PostgreSQL breaks after a second).
+ */
+export async function lockLinkedNames(trx: Executor, kind: LinkedKind, names: readonly string[]): Promise<void> {
+  for (const name of [...new Set(names.map((n) => n.toLowerCase()))].sort())
+    await lockUntilCommit(trx, `name|${kind.type}|${name}`);
+}
+
+/**
  * Creates a venue or organizer (API.md §13), or returns an existing one with the same name (and
  * description, if sent) that the caller can see: TEC's duplicate reuse. Nothing is written onto the
- * reused item, so a create can never alter somebody else's venue.
+ * reused item, so a create can never alter somebody else's venue. The rule holds under concurrent
+ * creates: inside the transaction, writers of one name (case-insensitive) wait for each other
+ * before they look again for a duplicate, so the second finds the first's. Most duplicates are
+ * found by the first look, without a write or a lock.
  */
 export async function createLinked(
   ctx: RequestContext,
@@ -191,7 +206,8 @@ export async function createLinked(
   if (!callerCan(ctx.caller, 'create_posts')) throw forbidden(ctx.caller !== null);
   requireAuthorChange(ctx, input.author);
   const description = input.description !== undefined ? sanitizeHtml(input.description) : undefined;
-  const duplicate = await repo.findDuplicate(db, kind, input.name, description, ctx.caller);
+  const duplicateIn = (executor: Executor) => repo.findDuplicate(executor, kind, input.name, description, ctx.caller);
+  const duplicate = await duplicateIn(db);
   if (duplicate !== undefined) return duplicate;
   const now = seconds(ctx);
   const publishedAt = publicationInstant(input) ?? now;
@@ -199,6 +215,9 @@ export async function createLinked(
   const keepsEmptySlug = input.slug === undefined && (status === 'draft' || status === 'pending');
   const baseSlug = keepsEmptySlug ? '' : toSlug(input.slug ?? input.name);
   const write = async (trx: Executor, attempt: number) => {
+    await lockLinkedNames(trx, kind, [input.name]);
+    const created = await duplicateIn(trx);
+    if (created !== undefined) return created;
     const id = await posts.insertPost(trx, {
       type: kind.type,
       author_id: input.author ?? ctx.caller?.userId ?? 0,
@@ -220,7 +239,11 @@ export async function createLinked(
   return withSlugRetry((attempt) => (db === ctx.db ? ctx.write((trx) => write(trx, attempt)) : write(db, attempt)));
 }
 
-/** Partial update (API.md §13): only sent fields change; status only when sent, scaled by role. */
+/**
+ * Partial update (API.md §13): only sent fields change; status only when sent, scaled by role. The
+ * checks run first on the post as read; the write plans again from the post as locked in its
+ * transaction, so that a concurrent update's fields are kept (posts.lockPostBase).
+ */
 export async function updateLinked(
   ctx: RequestContext,
   kind: LinkedKind,
@@ -231,17 +254,20 @@ export async function updateLinked(
   await validateWrite(ctx, input);
   if (!canEditPost(ctx.caller, post)) throw forbidden(ctx.caller !== null);
   requireAuthorChange(ctx, input.author);
-  const { changes, status, translated, inOriginal } = planPostUpdate(ctx, post, { ...input, title: input.name });
 
   await withSlugRetry((attempt) =>
     ctx.write(async (trx) => {
-      const slug = await nextSlug(trx, post, status, input, attempt);
-      if (slug !== post.slug) changes.slug = slug;
+      const current = await posts.lockPostBase(trx, post.id);
+      if (!current) throw new ApiError(kind.errors.notFound);
+      if (!canEditPost(ctx.caller, current)) throw forbidden(ctx.caller !== null);
+      const { changes, status, translated, inOriginal } = planPostUpdate(ctx, current, { ...input, title: input.name });
+      const slug = await nextSlug(trx, current, status, input, attempt);
+      if (slug !== current.slug) changes.slug = slug;
       if (input.image !== undefined) changes.image_id = await imageIdOf(ctx, trx, input.image);
       await posts.updatePost(trx, post.id, changes);
       if (!inOriginal) await posts.upsertPostTranslation(trx, post.id, ctx.lang, translated);
       await repo.updateDetails(trx, kind, post.id, input.details);
-      if (status === 'trash' && post.status !== 'trash') await repo.unlinkFromEvents(trx, kind, post.id);
+      if (status === 'trash' && current.status !== 'trash') await repo.unlinkFromEvents(trx, kind, post.id);
     }),
   );
   return post.id;
@@ -271,9 +297,13 @@ export async function deleteLinked(
   }
   if (post.status === 'trash') throw new ApiError(kind.errors.inTrash);
   await ctx.write(async (trx) => {
+    // Of two concurrent deletes, the second finds the item trashed (410); a concurrent rename is kept.
+    const current = await posts.lockPostBase(trx, post.id);
+    if (!current) throw new ApiError(kind.errors.notFound);
+    if (current.status === 'trash') throw new ApiError(kind.errors.inTrash);
     await posts.updatePost(trx, post.id, {
       status: 'trash',
-      slug: await posts.uniqueTrashedSlug(trx, kind.type, post.slug, post.id),
+      slug: await posts.uniqueTrashedSlug(trx, kind.type, current.slug, post.id),
       modified_at: seconds(ctx),
     });
     await repo.unlinkFromEvents(trx, kind, post.id);

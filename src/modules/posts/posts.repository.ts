@@ -3,7 +3,7 @@ import type { Caller } from '../../auth/caller.js';
 import { callerCan } from '../../auth/caller.js';
 import { trashedSlug } from './posts.rules.js';
 import { columnSlots, compiledOnce, type Slots } from '../../db/compiled.js';
-import { listParameter, inList } from '../../db/dialect.js';
+import { dialectOfExecutor, listParameter, inList } from '../../db/dialect.js';
 import type { Executor } from '../../db/schema.js';
 import { translatedColumn } from '../../db/translations.js';
 import type { Language } from '../../i18n/languages.js';
@@ -60,6 +60,22 @@ async function findPostBases(db: Executor, ids: readonly number[]): Promise<Map<
   if (ids.length === 0) return new Map();
   const rows = await postBasesByIds(db, [listParameter(db, ids)]);
   return new Map(rows.map((row) => [row.id, row]));
+}
+
+const lockedPostBase = compiledOnce((db, slot: Slots<[id: number]>) =>
+  db.selectFrom('posts').select(BASE_COLUMNS).where('id', '=', slot(0)).forNoKeyUpdate(),
+);
+
+/**
+ * A post's base row inside a write's transaction, locked until commit on PostgreSQL: a concurrent
+ * update of the same post waits here and then reads what this one wrote, so partial updates
+ * apply one after the other instead of each writing back what it read before the other (API.md
+ * §13). NO KEY UPDATE, the lock an UPDATE takes itself: it does not block writers that only
+ * reference the post (an event linking a venue). SQLite's writers already run one at a time.
+ */
+export async function lockPostBase(db: Executor, id: number): Promise<PostBase | undefined> {
+  if (dialectOfExecutor(db) === 'sqlite') return findPostBase(db, id);
+  return (await lockedPostBase(db, [id]))[0];
 }
 
 export async function findPostIdBySlug(db: Executor, type: string, slug: string): Promise<number | undefined> {
@@ -200,31 +216,19 @@ export async function upsertPostTranslation(
   fields: TranslatedPostFields,
 ): Promise<void> {
   if (Object.keys(fields).length === 0) return;
-  const existing = await db
-    .selectFrom('post_translations')
-    .select('post_id')
-    .where('post_id', '=', postId)
-    .where('lang', '=', lang)
-    .executeTakeFirst();
-  if (existing) {
-    await db
-      .updateTable('post_translations')
-      .set(fields)
-      .where('post_id', '=', postId)
-      .where('lang', '=', lang)
-      .execute();
-  } else {
-    await db
-      .insertInto('post_translations')
-      .values({
-        post_id: postId,
-        lang,
-        title: fields.title ?? null,
-        description: fields.description ?? null,
-        excerpt: fields.excerpt ?? null,
-      })
-      .execute();
-  }
+  // One statement, not a read then an insert: two concurrent first translations of a post would
+  // both insert, and the second fail on the primary key.
+  await db
+    .insertInto('post_translations')
+    .values({
+      post_id: postId,
+      lang,
+      title: fields.title ?? null,
+      description: fields.description ?? null,
+      excerpt: fields.excerpt ?? null,
+    })
+    .onConflict((conflict) => conflict.columns(['post_id', 'lang']).doUpdateSet(fields))
+    .execute();
 }
 
 /** Whether a user id names an existing user (the `author` parameter). */

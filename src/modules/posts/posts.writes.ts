@@ -4,7 +4,8 @@ import { isUniqueViolation } from '../../db/errors.js';
 import type { Executor } from '../../db/schema.js';
 import { forbidden, invalidParam } from '../../errors.js';
 import type { RequestContext } from '../../http/context.js';
-import { slugCandidate, toSlug } from '../../domain/slugs.js';
+import { lockUntilCommit } from '../../db/locks.js';
+import { slugCandidate, slugStem, toSlug } from '../../domain/slugs.js';
 import { resolveImage } from '../images/images.js';
 import { sanitizeHtml } from '../../domain/html.js';
 import {
@@ -29,9 +30,15 @@ export function requireAuthorChange(ctx: RequestContext, author: number | undefi
 const SLUG_WINDOW = 50;
 
 /**
- * The first free slug of `base`, `base-2`, … for the type (`attempt` skips candidates a racing
- * writer took). After the first, candidates are checked fifty at a time: one query each made the
- * thousandth event of a weekly series titled alike cost a thousand queries.
+ * The first free slug of `base`, `base-2`, … for the type. After the first, candidates are checked
+ * fifty at a time: one query each made the thousandth event of a weekly series titled alike cost a
+ * thousand queries. `db` must be the write's transaction: writers whose candidates could meet wait
+ * for each other until commit (a lock on the slug's stem), so each sees the slugs the previous
+ * one took, and fifty creates of one title take the first fifty slugs. Serialising is cheaper than
+ * retrying here: on a unique violation PostgreSQL aborts the whole transaction, so every retry
+ * would redo the write, n writers of one title needing up to n runs each. `attempt` (withSlugRetry)
+ * skips candidates when a unique violation happened anyway (a slug written without the lock, by
+ * the CLI's seed beside a running server).
  */
 export async function uniqueSlug(
   db: Executor,
@@ -41,6 +48,7 @@ export async function uniqueSlug(
   attempt = 0,
 ): Promise<string> {
   if (base === '') return '';
+  await lockUntilCommit(db, `slug|${type}|${slugStem(base)}`);
   const first = slugCandidate(base, 1 + attempt);
   if (!(await slugTaken(db, type, first, exceptId))) return first;
   for (let next = 2 + attempt; ; next += SLUG_WINDOW) {

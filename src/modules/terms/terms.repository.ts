@@ -283,22 +283,8 @@ export async function upsertTermTranslation(
   lang: string,
   fields: { name?: string; name_key?: string; slug?: string; description?: string },
 ): Promise<void> {
-  const existing = await db
-    .selectFrom('term_translations')
-    .select('term_id')
-    .where('term_id', '=', termId)
-    .where('lang', '=', lang)
-    .executeTakeFirst();
-  if (existing) {
-    if (Object.keys(fields).length > 0)
-      await db
-        .updateTable('term_translations')
-        .set(fields)
-        .where('term_id', '=', termId)
-        .where('lang', '=', lang)
-        .execute();
-    return;
-  }
+  // One statement, not a read then an insert: two concurrent first translations of a term would
+  // both insert, and the second fail on the primary key.
   await db
     .insertInto('term_translations')
     .values({
@@ -308,6 +294,10 @@ export async function upsertTermTranslation(
       name_key: fields.name_key ?? null,
       slug: fields.slug ?? null,
       description: fields.description ?? null,
+    })
+    .onConflict((conflict) => {
+      const existing = conflict.columns(['term_id', 'lang']);
+      return Object.keys(fields).length > 0 ? existing.doUpdateSet(fields) : existing.doNothing();
     })
     .execute();
 }

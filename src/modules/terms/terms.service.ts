@@ -2,6 +2,7 @@ import { callerCan } from '../../auth/caller.js';
 import { rowsById } from '../../cache/rows.js';
 import type { TermsState } from './terms.state.js';
 import { isUniqueViolation } from '../../db/errors.js';
+import { lockUntilCommit } from '../../db/locks.js';
 import type { Executor } from '../../db/schema.js';
 import { searchKey } from '../../db/translations.js';
 import { ApiError, forbidden, invalidParams, type ParamProblem } from '../../errors.js';
@@ -132,17 +133,17 @@ function termExists(taxonomy: Taxonomy, termId: number, bySlug = false): ApiErro
 
 /** A parent must be an existing category that is neither the term itself nor one of its descendants. */
 async function checkParent(
-  ctx: RequestContext,
+  db: Executor,
   taxonomy: Taxonomy,
   parent: number,
   termId: number | undefined,
 ): Promise<void> {
   if (parent === 0) return;
-  if ((await repo.existingTermIds(ctx.db, taxonomy.key, [parent])).size === 0) {
+  if ((await repo.existingTermIds(db, taxonomy.key, [parent])).size === 0) {
     throw invalidParams(new Map([['parent', { message: 'unknown_term', vars: { value: parent } }]]));
   }
   if (termId === undefined) return;
-  const ancestors = await repo.ancestorsOf(ctx.db, parent);
+  const ancestors = await repo.ancestorsOf(db, parent);
   if (parent === termId || ancestors.some((a) => a.id === termId)) {
     throw invalidParams(
       new Map([['parent', { message: 'term_parent_cycle', code: 'term_parent_cycle' } satisfies ParamProblem]]),
@@ -164,7 +165,7 @@ export async function createTerm(
   input: Required<Pick<TermWriteInput, 'name'>> & TermWriteInput,
 ): Promise<number> {
   const parent = taxonomy.hierarchical ? (input.parent ?? 0) : 0;
-  await checkParent(ctx, taxonomy, parent, undefined);
+  await checkParent(ctx.db, taxonomy, parent, undefined);
   requireManage(ctx, taxonomy, input);
   const nameKey = searchKey(input.name);
   for (let attempt = 0; ; attempt++) {
@@ -207,7 +208,7 @@ export async function updateTerm(
 ): Promise<void> {
   const current = await repo.findTerm(ctx.db, taxonomy.key, id, languages(ctx));
   if (!current) throw new ApiError('rest_term_invalid');
-  if (taxonomy.hierarchical && input.parent !== undefined) await checkParent(ctx, taxonomy, input.parent, id);
+  if (taxonomy.hierarchical && input.parent !== undefined) await checkParent(ctx.db, taxonomy, input.parent, id);
   requireManage(ctx, taxonomy, input);
   const parent = input.parent ?? current.parent_id;
   const inOriginal = current.lang === ctx.lang;
@@ -216,13 +217,22 @@ export async function updateTerm(
     const sameName = await repo.findTermIdByName(ctx.db, taxonomy.key, parent, nameKey ?? current.name_key);
     if (sameName !== undefined && sameName !== id) throw termExists(taxonomy, sameName);
   }
-  const slug = input.slug !== undefined && inOriginal ? toSlug(input.slug) || current.slug : undefined;
+  // A slug with nothing left after slugging keeps the stored one: written back, the slug read here
+  // would undo a concurrent rename.
+  const slug = input.slug !== undefined && inOriginal ? toSlug(input.slug) || undefined : undefined;
   if (slug !== undefined && slug !== current.slug) {
     const owner = await repo.findTermIdBySlug(ctx.db, taxonomy.key, slug);
     if (owner !== undefined && owner !== id) throw termExists(taxonomy, owner, true);
   }
   const description = input.description !== undefined ? sanitizeHtml(input.description) : undefined;
   await ctx.write(async (trx) => {
+    if (taxonomy.hierarchical && input.parent !== undefined) {
+      // Two concurrent moves could each pass the cycle check (X under Y, Y under X) and together
+      // make a cycle: moves within a taxonomy run one after the other, each checking what the
+      // previous one committed.
+      await lockUntilCommit(trx, `term-parent|${taxonomy.key}`);
+      await checkParent(trx, taxonomy, input.parent, id);
+    }
     const shared: repo.TermChanges = {};
     if (input.parent !== undefined) shared.parent_id = input.parent;
     if (inOriginal) {
