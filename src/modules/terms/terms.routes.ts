@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { ArgsSpec, ParsedArgs } from '../../http/args.js';
+import type { ArgsSpec } from '../../http/args.js';
 import type { RequestContext } from '../../http/context.js';
 import { givenQuery, pageLinks, setListHeaders, totalPages } from '../../http/lists.js';
 import { idParam, registerRoute, type ApiRequest, type RouteRegistry } from '../../http/routes.js';
@@ -45,19 +45,19 @@ async function present(ctx: RequestContext, taxonomy: Taxonomy, id: number) {
   return presentTerm(row, taxonomy, ctx.urls, tree);
 }
 
-function writeInput(
+function writeInput<A extends service.TermWriteInput>(
   request: ApiRequest<ArgsSpec>,
-  args: { name?: string; description?: string; slug?: string; parent?: number },
-): service.TermWriteInput {
+  args: A,
+): A & Pick<service.TermWriteInput, 'parentSent'> {
   return { ...args, parentSent: request.bag.parent !== undefined && request.bag.parent !== null };
 }
 
-function registerTaxonomy<L extends ArgsSpec, C extends ArgsSpec, U extends ArgsSpec>(
-  app: FastifyInstance,
-  registry: RouteRegistry,
-  taxonomy: Taxonomy,
-  args: { list: L; create: C; update: U },
-): void {
+/** The argument specs of a taxonomy's routes: the categories', or the tags' (the same without `parent`). */
+type TaxonomyArgs =
+  | { list: typeof categoryListArgs; create: typeof categoryCreateArgs; update: typeof categoryUpdateArgs }
+  | { list: typeof tagListArgs; create: typeof tagCreateArgs; update: typeof tagUpdateArgs };
+
+function registerTaxonomy(app: FastifyInstance, registry: RouteRegistry, taxonomy: Taxonomy, args: TaxonomyArgs): void {
   const tags = [taxonomy.path];
   const label = taxonomy.hierarchical ? 'event category' : 'event tag';
   /** `Category` / `Tag` and `Categories` / `Tags`, for operation ids. */
@@ -74,7 +74,7 @@ function registerTaxonomy<L extends ArgsSpec, C extends ArgsSpec, U extends Args
     responses: { 200: termListSchema(taxonomy.path), ...errorResponses(400) },
     handler: async (request, reply) => {
       const { ctx, given } = request;
-      const input = request.args as ParsedArgs<L> & service.TermListInput;
+      const input = request.args;
       const page = await service.listTerms(ctx, taxonomy, input);
       const pages = totalPages(page.total, input.per_page);
       const filters = givenQuery(LINK_ORDER, given, input);
@@ -108,8 +108,7 @@ function registerTaxonomy<L extends ArgsSpec, C extends ArgsSpec, U extends Args
     secured: true,
     responses: { 201: TermRef, ...errorResponses(400, 401, 403) },
     handler: async (request, reply) => {
-      const input = request.args as unknown as service.TermWriteInput & { name: string };
-      const id = await service.createTerm(request.ctx, taxonomy, writeInput(request, input) as typeof input);
+      const id = await service.createTerm(request.ctx, taxonomy, writeInput(request, request.args));
       const term = await present(request.ctx, taxonomy, id);
       reply.code(201).header('Location', term.urls.self);
       return term;
@@ -142,9 +141,8 @@ function registerTaxonomy<L extends ArgsSpec, C extends ArgsSpec, U extends Args
     secured: true,
     responses: { 200: TermRef, ...errorResponses(400, 401, 403, 404) },
     handler: async (request) => {
-      const input = request.args as unknown as service.TermWriteInput;
       const id = idParam(request.params);
-      await service.updateTerm(request.ctx, taxonomy, id, writeInput(request, input));
+      await service.updateTerm(request.ctx, taxonomy, id, writeInput(request, request.args));
       return present(request.ctx, taxonomy, id);
     },
   });

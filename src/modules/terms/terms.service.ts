@@ -11,32 +11,18 @@ import { slugCandidate, toSlug } from '../../domain/slugs.js';
 import { parsePositiveInteger } from '../../domain/params.js';
 import { postType } from '../posts/posts.repository.js';
 import * as repo from './terms.repository.js';
-import type { TermOrderBy } from './terms.schemas.js';
+import type { categoryListArgs, categoryUpdateArgs } from './terms.schemas.js';
+import type { ArgsInput } from '../../http/args.js';
 import type { Taxonomy } from './taxonomies.js';
 
-export interface TermListInput {
-  page: number;
-  per_page: number;
-  search?: string;
-  exclude?: string[];
-  include?: string[];
-  order: 'asc' | 'desc';
-  orderby: TermOrderBy;
-  hide_empty: boolean;
-  parent?: number;
-  post?: number;
-  event?: number;
-  slug?: string;
-}
+/** A category list's arguments; a tag list's are the same without `parent`. */
+export type TermListInput = ArgsInput<typeof categoryListArgs>;
 
-export interface TermWriteInput {
-  name?: string;
-  description?: string;
-  slug?: string;
-  parent?: number;
+/** A category write's arguments (a tag's are the same without `parent`). */
+export type TermWriteInput = ArgsInput<typeof categoryUpdateArgs> & {
   /** Whether the request sent `parent` at all (an error for tags, API.md §5). */
   parentSent?: boolean;
-}
+};
 
 export interface TermPage {
   rows: repo.TermRow[];
