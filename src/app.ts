@@ -98,7 +98,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     bodyLimit: config.bodyLimit,
     rewriteUrl: rewriteUrlFor(config),
     routerOptions: { ignoreTrailingSlash: true, querystringParser: parseQueryString },
-    schemaController: { compilersFactory: { buildSerializer: orderPreservingSerializerFactory() as never } },
+    schemaController: { compilersFactory: { buildSerializer: orderPreservingSerializerFactory() } },
   });
   const linked = createLinkedState(keep);
   const terms = createTermsState(keep);
