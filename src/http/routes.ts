@@ -1,5 +1,6 @@
 import { Type, type TObject, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isRecord } from '../domain/params.js';
 import { LANGUAGES } from '../i18n/languages.js';
 import { mergeSources, parseArgs, type ArgsSpec, type ParsedArgs } from './args.js';
 import { requestContext, type RequestContext } from './context.js';
@@ -79,10 +80,11 @@ export class RouteRegistry {
   withOperationIds<T extends { paths?: Record<string, object | undefined> }>(document: T): T {
     for (const [path, item] of Object.entries(document.paths ?? {})) {
       if (!item) continue;
-      for (const [method, operation] of Object.entries(item as Record<string, unknown>)) {
+      const operations: [string, unknown][] = Object.entries(item);
+      for (const [method, operation] of operations) {
         const id = this.operations.get(`${method} ${path}`);
         // The methods of one route share one operation object: each gets its own copy.
-        if (id !== undefined && typeof operation === 'object' && operation !== null) {
+        if (id !== undefined && isRecord(operation)) {
           Object.assign(item, { [method]: { ...operation, operationId: id } });
         }
       }
@@ -124,8 +126,13 @@ export function operationIdsOf(
   return new Map(methods.map((method) => [method, `${UPDATE_VERBS[method]}${noun}`]));
 }
 
+const isPathParam = (name: string): name is PathParam => Object.hasOwn(PATH_PARAMS, name);
+
 function pathParams(path: string): PathParam[] {
-  return [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as PathParam);
+  return [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => {
+    if (!isPathParam(name)) throw new Error(`route ${path}: unknown path parameter {${name}}`);
+    return name;
+  });
 }
 
 function toPattern(path: string): string {
@@ -142,7 +149,9 @@ export const languageParameter = Type.String({
 });
 
 /** The documented request shape of a route: its args as query string or body, plus path params. */
-function documentedSchema(definition: RouteDefinition<ArgsSpec>): Record<string, TObject> {
+function documentedSchema(
+  definition: Pick<RouteDefinition<ArgsSpec>, 'args' | 'path' | 'methods'>,
+): Record<string, TObject> {
   const properties: Record<string, TSchema> = {};
   for (const [name, spec] of Object.entries(definition.args)) {
     properties[name] = spec.required ? spec.schema : Type.Optional(spec.schema);
@@ -169,10 +178,10 @@ export function idParam(params: ApiRequest<ArgsSpec>['params']): number {
 }
 
 function pathValues(raw: FastifyRequest): { id?: number; slug?: string } {
-  const params = raw.params as Record<string, string | undefined>;
+  const params = isRecord(raw.params) ? raw.params : {};
   return {
-    id: params.id !== undefined ? Number(params.id) : undefined,
-    slug: params.slug !== undefined ? params.slug : undefined,
+    id: typeof params.id === 'string' ? Number(params.id) : undefined,
+    slug: typeof params.slug === 'string' ? params.slug : undefined,
   };
 }
 
@@ -201,7 +210,7 @@ export function registerRoute<S extends ArgsSpec>(
       summary: definition.summary,
       tags: [...definition.tags],
       ...(definition.secured ? { security: [{ basicAuth: [] }, { bearerAuth: [] }] } : {}),
-      ...documentedSchema(definition as RouteDefinition<ArgsSpec>),
+      ...documentedSchema(definition),
       response: definition.responses,
     },
     handler,
