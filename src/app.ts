@@ -25,7 +25,7 @@ import { dataVersionOf } from './changes/data-version.js';
 import { Writes } from './changes/writes.js';
 import { createEventsModule, type EventsModule } from './modules/events/events.module.js';
 import { createLinkedState } from './modules/linked/linked.state.js';
-import { createTermsState } from './modules/terms/terms.state.js';
+import { createTermsModule } from './modules/terms/terms.module.js';
 import type { CredentialRow } from './modules/users/users.repository.js';
 
 export interface AppOptions {
@@ -118,10 +118,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     },
     frameworkErrors: frameworkErrorHandler(config),
     clientErrorHandler: clientErrorHandler(config),
-    schemaController: { compilersFactory: { buildSerializer: orderPreservingSerializerFactory() as never } },
+    schemaController: { compilersFactory: { buildSerializer: orderPreservingSerializerFactory() } },
   });
   const linked = createLinkedState(keep);
-  const terms = createTermsState(keep);
+  const terms = createTermsModule({ db: handle.db, config, keep });
   const events = createEventsModule({
     db: handle.db,
     version,
@@ -152,7 +152,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   registerEventRoutes(app, registry, events);
   registerVenueRoutes(app, registry, linked);
   registerOrganizerRoutes(app, registry, linked);
-  registerTermRoutes(app, registry);
+  registerTermRoutes(app, registry, terms);
   registerOptionsRoutes(app, registry);
   registerPageRoutes(app, events);
   // `search_index`: whether the in-memory search candidates are built (at a million events that

@@ -63,6 +63,13 @@ interface Command {
   run(context: Context): Promise<string[]>;
 }
 
+/** A required option's value (checkOptions refuses a command line without it). */
+function requiredOption(options: Input['options'], name: OptionName): string {
+  const value = options[name];
+  if (value === undefined) throw new UsageError(`missing --${name}`);
+  return value;
+}
+
 const now = (): number => Math.floor(Date.now() / 1000);
 const isoDate = (seconds: number): string => new Date(seconds * 1000).toISOString();
 
@@ -88,7 +95,7 @@ const COMMANDS: Record<string, Command> = {
     options: ['role'],
     required: ['role'],
     run: async ({ db, args: [login], options, now: at }) => {
-      const role = options.role as string;
+      const role = requiredOption(options, 'role');
       const { id, password } = await createUser(db, login, role, at);
       return [`Created user "${login}" (${role}) with id ${id}.`, password];
     },

@@ -3,7 +3,7 @@ export const ROLES = ['administrator', 'editor', 'author', 'contributor', 'subsc
 export type Role = (typeof ROLES)[number];
 
 export function isRole(value: unknown): value is Role {
-  return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
+  return ROLES.some((role) => role === value);
 }
 
 export type Capability =

@@ -160,9 +160,8 @@ export const arg = {
   enumOf: <const V extends string>(values: readonly V[], { description }: Common): ArgSpec<V, false> =>
     build(Type.String({ description, enum: [...values] }), (raw, name) => {
       const value = typeof raw === 'string' ? raw.trim().toLowerCase() : undefined;
-      return value !== undefined && (values as readonly string[]).includes(value)
-        ? ok(value as V)
-        : fail('not_one_of', { param: name, values: values.join(', ') });
+      const match = values.find((v) => v === value);
+      return match !== undefined ? ok(match) : fail('not_one_of', { param: name, values: values.join(', ') });
     }),
 
   /** A date in any form of API.md §6, read in the site zone. */

@@ -35,7 +35,12 @@ export function registerBodyParsers(app: FastifyInstance): void {
     try {
       done(null, JSON.parse(text));
     } catch (error) {
-      done(new ApiError('rest_invalid_json', { data: { json_error_message: (error as Error).message } }), undefined);
+      done(
+        new ApiError('rest_invalid_json', {
+          data: { json_error_message: error instanceof Error ? error.message : String(error) },
+        }),
+        undefined,
+      );
     }
   });
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {

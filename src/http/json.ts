@@ -1,21 +1,18 @@
-import fastJson from 'fast-json-stringify';
 import type { TSchema } from '@sinclair/typebox';
+import { orderPreservingSerializerFactory } from './serializer.js';
 
-function withoutRequired(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(withoutRequired);
-  if (schema === null || typeof schema !== 'object') return schema;
-  return Object.fromEntries(
-    Object.entries(schema as Record<string, unknown>)
-      .filter(([key]) => key !== 'required')
-      .map(([key, value]) => [key, withoutRequired(value)]),
-  );
+function idOf(reference: TSchema): string {
+  if (reference.$id === undefined) throw new Error('compileSerializer: a referenced schema needs an $id');
+  return reference.$id;
 }
 
 /**
  * A serialiser compiled from a response schema (the same one Fastify uses for the routes), for the
- * item representations cached as JSON strings; `required` is dropped so key order is the schema's.
+ * item representations cached as JSON strings. It is compiled as Fastify compiles a route's response
+ * schema, so the key order is the schema's alike; the compiler reads only the schema of the route
+ * definition it is given, so method, URL and status are placeholders.
  */
 export function compileSerializer(schema: TSchema, references: readonly TSchema[]): (value: unknown) => string {
-  const external = Object.fromEntries(references.map((ref) => [ref.$id as string, withoutRequired(ref)]));
-  return fastJson(withoutRequired(schema) as never, { schema: external as never }) as (value: unknown) => string;
+  const external = Object.fromEntries(references.map((reference) => [idOf(reference), reference]));
+  return orderPreservingSerializerFactory()(external)({ schema, method: 'GET', url: '', httpStatus: '200' });
 }

@@ -64,8 +64,9 @@ export function givenQuery(
 
 function normaliseQueryValue(value: unknown): QueryValue {
   if (typeof value === 'boolean') return value ? 1 : 0;
-  if (Array.isArray(value)) return value as (string | number)[];
-  return value as string | number;
+  // Query values are text in the end (encodeQuery): anything else is written as its string.
+  if (Array.isArray(value)) return value.map(String);
+  return typeof value === 'string' || typeof value === 'number' ? value : String(value);
 }
 
 const COMMA = Buffer.from(',');

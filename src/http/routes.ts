@@ -1,5 +1,6 @@
 import { Type, type TObject, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isRecord } from '../domain/params.js';
 import { LANGUAGES } from '../i18n/languages.js';
 import { invalidParams, type ParamProblem } from '../errors.js';
 import { mergeSources, nulProblems, parseArgs, type ArgsSpec, type ParsedArgs } from './args.js';
@@ -80,10 +81,11 @@ export class RouteRegistry {
   withOperationIds<T extends { paths?: Record<string, object | undefined> }>(document: T): T {
     for (const [path, item] of Object.entries(document.paths ?? {})) {
       if (!item) continue;
-      for (const [method, operation] of Object.entries(item as Record<string, unknown>)) {
+      const operations: [string, unknown][] = Object.entries(item);
+      for (const [method, operation] of operations) {
         const id = this.operations.get(`${method} ${path}`);
         // The methods of one route share one operation object: each gets its own copy.
-        if (id !== undefined && typeof operation === 'object' && operation !== null) {
+        if (id !== undefined && isRecord(operation)) {
           Object.assign(item, { [method]: { ...operation, operationId: id } });
         }
       }
@@ -125,8 +127,13 @@ export function operationIdsOf(
   return new Map(methods.map((method) => [method, `${UPDATE_VERBS[method]}${noun}`]));
 }
 
+const isPathParam = (name: string): name is PathParam => Object.hasOwn(PATH_PARAMS, name);
+
 export function pathParams(path: string): PathParam[] {
-  return [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as PathParam);
+  return [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => {
+    if (!isPathParam(name)) throw new Error(`route ${path}: unknown path parameter {${name}}`);
+    return name;
+  });
 }
 
 function toPattern(path: string): string {
@@ -143,7 +150,9 @@ export const languageParameter = Type.String({
 });
 
 /** The documented request shape of a route: its args as query string or body, plus path params. */
-function documentedSchema(definition: RouteDefinition<ArgsSpec>): Record<string, TObject> {
+function documentedSchema(
+  definition: Pick<RouteDefinition<ArgsSpec>, 'args' | 'path' | 'methods'>,
+): Record<string, TObject> {
   const properties: Record<string, TSchema> = {};
   for (const [name, spec] of Object.entries(definition.args)) {
     properties[name] = spec.required ? spec.schema : Type.Optional(spec.schema);
@@ -174,15 +183,16 @@ export function idParam(params: ApiRequest<ArgsSpec>['params']): number {
  * any stored item), and a NUL in any parameter is refused: both are 400s (API.md §25.3).
  */
 function pathValues(raw: FastifyRequest, bag: Record<string, unknown>): { id?: number; slug?: string } {
-  const params = raw.params as Record<string, string | undefined>;
+  const params = isRecord(raw.params) ? raw.params : {};
+  const slug = typeof params.slug === 'string' ? params.slug : undefined;
   const problems = new Map<string, ParamProblem>();
-  const id = params.id !== undefined ? Number(params.id) : undefined;
+  const id = typeof params.id === 'string' ? Number(params.id) : undefined;
   if (id !== undefined && !Number.isSafeInteger(id))
     problems.set('id', { message: 'id_out_of_range', vars: { param: 'id' } });
   nulProblems(bag, problems);
-  if (params.slug !== undefined) nulProblems({ slug: params.slug }, problems);
+  if (slug !== undefined) nulProblems({ slug }, problems);
   if (problems.size > 0) throw invalidParams(problems);
-  return { id, slug: params.slug };
+  return { id, slug };
 }
 
 /**
@@ -211,7 +221,7 @@ export function registerRoute<S extends ArgsSpec>(
       summary: definition.summary,
       tags: [...definition.tags],
       ...(definition.secured ? { security: [{ basicAuth: [] }, { bearerAuth: [] }] } : {}),
-      ...documentedSchema(definition as RouteDefinition<ArgsSpec>),
+      ...documentedSchema(definition),
       response: definition.responses,
     },
     handler,

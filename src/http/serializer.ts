@@ -7,7 +7,7 @@ function withoutRequired(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(withoutRequired);
   if (schema === null || typeof schema !== 'object') return schema;
   const copy: Schema = {};
-  for (const [key, value] of Object.entries(schema as Schema)) {
+  for (const [key, value] of Object.entries(schema)) {
     if (key !== 'required') copy[key] = withoutRequired(value);
   }
   return copy;

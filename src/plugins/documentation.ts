@@ -1,5 +1,5 @@
 import swagger from '@fastify/swagger';
-import type { TSchema } from '@sinclair/typebox';
+import { KindGuard, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { DateTime } from 'luxon';
 import type { Config } from '../config.js';
@@ -24,8 +24,8 @@ function displayDefault(value: unknown): unknown {
 }
 
 function schemaType(schema: TSchema): unknown {
-  if (schema.anyOf) return (schema.anyOf as TSchema[]).map((s): unknown => s.type);
-  return schema.type as unknown;
+  if (KindGuard.IsUnion(schema)) return schema.anyOf.map((s): unknown => s.type);
+  return schema.type;
 }
 
 /** One argument as the WordPress-style index shows it: schema keywords, then `required`. */
@@ -38,7 +38,7 @@ function describeArg(spec: ArgSpec<unknown>, ctx: ParseContext): Record<string, 
   out.type = schemaType(schema);
   if (schema.format) out.format = schema.format;
   if (schema.enum) out.enum = schema.enum;
-  if (schema.items) out.items = { type: schemaType(schema.items as TSchema) };
+  if (KindGuard.IsArray(schema)) out.items = { type: schemaType(schema.items) };
   out.required = spec.required;
   return out;
 }

@@ -174,6 +174,16 @@ export function costCurrency(stored: StoredCost): string | undefined {
 }
 
 /** The stored cost columns of an event (its values are kept as a JSON array of the raw strings). */
+const isStringArray = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.every((item) => typeof item === 'string');
+
+/** The stored cost values: a JSON array of strings, written by this service only. */
+function storedValues(json: string): string[] {
+  const values: unknown = JSON.parse(json);
+  if (!isStringArray(values)) throw new Error(`stored cost is not a JSON array of strings: ${json}`);
+  return values;
+}
+
 export function readStoredCost(row: {
   cost: string;
   currency_symbol: string;
@@ -181,7 +191,7 @@ export function readStoredCost(row: {
   currency_code: string;
 }): StoredCost {
   return {
-    values: row.cost === '' ? [] : (JSON.parse(row.cost) as string[]),
+    values: row.cost === '' ? [] : storedValues(row.cost),
     currency_symbol: row.currency_symbol,
     currency_position: row.currency_position,
     currency_code: row.currency_code,

@@ -6,7 +6,7 @@ import type { Writes } from '../../changes/writes.js';
 import type { OffThreadReader } from '../../db/off-thread.js';
 import type { Db } from '../../db/schema.js';
 import type { LinkedState } from '../linked/linked.state.js';
-import type { TermsState } from '../terms/terms.state.js';
+import type { TermsModule } from '../terms/terms.module.js';
 import { createEventsState, type EventsState } from './events.state.js';
 import { acceleratedListing, type KeptList } from './listing/accelerated.js';
 import type { EventListing } from './listing/listing.js';
@@ -26,7 +26,7 @@ export interface EventsModuleDeps {
   readonly acceleration: boolean;
   /** The modules whose rows events embed. */
   readonly linked: LinkedState;
-  readonly terms: TermsState;
+  readonly terms: TermsModule;
   readonly offThread?: OffThreadReader;
   readonly onError: (error: unknown) => void;
 }

@@ -5,6 +5,7 @@ import { parseArgs } from '../../http/args.js';
 import type { RequestContext } from '../../http/context.js';
 import { isRecord, parseList, parsePositiveInteger } from '../../domain/params.js';
 import { ORGANIZER_KIND, VENUE_KIND, type LinkedKind } from '../linked/linked.kind.js';
+import { postTextInput } from '../linked/linked.schemas.js';
 import { createLinked, lockLinkedNames, type LinkedWriteInput } from '../linked/linked.service.js';
 import { organizerDetails } from '../organizers/organizers.present.js';
 import { organizerCreateArgs } from '../organizers/organizers.schemas.js';
@@ -29,19 +30,13 @@ function inlineInput(
   kind: LinkedKind,
   raw: Record<string, unknown>,
 ): (LinkedWriteInput & { name: string }) | undefined {
-  const spec = kind.type === 'venue' ? venueCreateArgs : organizerCreateArgs;
   try {
-    const args = parseArgs(spec, raw, ctx.parse) as Record<string, unknown>;
-    const details = kind.type === 'venue' ? venueDetails(args, 'create') : organizerDetails(args);
-    return {
-      name: args[kind.nameField] as string,
-      description: args.description as string | undefined,
-      excerpt: args.excerpt as string | undefined,
-      slug: args.slug as string | undefined,
-      status: args.status as LinkedWriteInput['status'],
-      image: args.image,
-      details,
-    };
+    if (kind.type === 'venue') {
+      const args = parseArgs(venueCreateArgs, raw, ctx.parse);
+      return { ...postTextInput(args), name: args.venue, details: venueDetails(args, 'create') };
+    }
+    const args = parseArgs(organizerCreateArgs, raw, ctx.parse);
+    return { ...postTextInput(args), name: args.organizer, details: organizerDetails(args) };
   } catch (error) {
     if (error instanceof ApiError) return undefined;
     throw error;

@@ -55,8 +55,8 @@ export async function loadBundles(
   const venueIds = rows.map((r) => r.venue_id).filter((id): id is number => id !== null);
   const organizerIds = new Map(rows.map((row) => [row.id, row.organizer_ids]));
   const terms = await termsOfLinks(
-    ctx,
     state.terms,
+    ctx,
     rows.flatMap((row) => row.term_ids.map((term_id) => ({ event_id: row.id, term_id }))),
     db,
   );

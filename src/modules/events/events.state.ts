@@ -2,12 +2,12 @@ import type { VersionedCache } from '../../cache/lru.js';
 import type { CacheMaker } from '../../cache/maker.js';
 import type { LinkedState } from '../linked/linked.state.js';
 import type { PostBase } from '../posts/posts.repository.js';
-import type { TermsState } from '../terms/terms.state.js';
+import type { TermsModule } from '../terms/terms.module.js';
 
 /** What event reads keep between requests (besides listing and rendering), and the modules whose rows events embed. */
 export interface EventsState {
   readonly linked: LinkedState;
-  readonly terms: TermsState;
+  readonly terms: TermsModule;
   /** Posts' base rows (type, status, author, password) that single reads check before rendering. */
   readonly postBases: VersionedCache<PostBase>;
   /** Event ids by slug, for reads by slug. */
@@ -16,7 +16,7 @@ export interface EventsState {
   readonly termFilters: VersionedCache<number[]>;
 }
 
-export function createEventsState(keep: CacheMaker, linked: LinkedState, terms: TermsState): EventsState {
+export function createEventsState(keep: CacheMaker, linked: LinkedState, terms: TermsModule): EventsState {
   return {
     linked,
     terms,

@@ -1,6 +1,7 @@
 import type { RequestContext } from '../../http/context.js';
 import { formatSecondsInZone, formatUtcSeconds } from '../../domain/dates.js';
 import { autoParagraph } from '../../domain/html.js';
+import { isRecord } from '../../domain/params.js';
 import { globalIdPrefix } from '../../http/urls.js';
 import { zoneOf } from '../../domain/timezones.js';
 import { presentImage } from '../images/images.js';
@@ -70,8 +71,8 @@ export function compactJsonLd(object: Record<string, unknown>): Record<string, u
   const result: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(object)) {
     if (value === undefined || value === null || value === '') continue;
-    if (typeof value === 'object' && !Array.isArray(value)) {
-      const inner = compactJsonLd(value as Record<string, unknown>);
+    if (isRecord(value)) {
+      const inner = compactJsonLd(value);
       if (Object.keys(inner).some((k) => k !== '@type')) result[key] = inner;
     } else result[key] = value;
   }

@@ -1,7 +1,7 @@
-import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import { containsIgnoringCase } from '../../db/dialect.js';
 import type { Caller } from '../../auth/caller.js';
-import type { Executor } from '../../db/schema.js';
+import type { Database, Executor } from '../../db/schema.js';
 import { translatedColumn } from '../../db/translations.js';
 import type { Language } from '../../i18n/languages.js';
 import type { ImageRow } from '../images/images.js';
@@ -22,22 +22,31 @@ export interface LinkedRow extends ImageRow {
   title: string;
   description: string;
   excerpt: string;
-  details: Record<string, string | number | null>;
+  details: LinkedDetails;
 }
+
+/** Detail columns of a venue or organizer by name: which ones depends on the kind (LinkedKind.detailColumns). */
+export type LinkedDetails = Record<string, string | number | null>;
 
 export interface Languages {
   lang: Language;
   defaultLang: Language;
 }
 
-// The detail table differs per kind, so these queries are built on an untyped view of the schema.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type LooseDb = Kysely<any>;
+/** The kind's detail table, joined as `d`: its columns differ per kind, so only the key is typed. */
+function detailTable(kind: LinkedKind) {
+  return sql<{ post_id: number }>`${sql.table(kind.table)}`.as('d');
+}
+
+/** A detail column of the `d` table, selected as `d_<column>` (clear of the post's own columns). */
+function detailColumn(column: string) {
+  return sql.ref<string | number | null>(`d.${column}`).as(`d_${column}`);
+}
 
 function selectLinked(db: Executor, kind: LinkedKind, { lang, defaultLang }: Languages) {
-  return (db as unknown as LooseDb)
+  return db
     .selectFrom('posts')
-    .innerJoin(`${kind.table} as d`, 'd.post_id', 'posts.id')
+    .innerJoin(detailTable(kind), 'd.post_id', 'posts.id')
     .leftJoin('post_translations as tr_req', (join) =>
       join.onRef('tr_req.post_id', '=', 'posts.id').on('tr_req.lang', '=', lang),
     )
@@ -45,14 +54,16 @@ function selectLinked(db: Executor, kind: LinkedKind, { lang, defaultLang }: Lan
       join.onRef('tr_def.post_id', '=', 'posts.id').on('tr_def.lang', '=', defaultLang),
     )
     .leftJoin('images', 'images.id', 'posts.image_id')
-    .select([...postColumns(lang, defaultLang), ...kind.detailColumns.map((column) => `d.${column} as d_${column}`)])
+    .select([...postColumns(lang, defaultLang), ...kind.detailColumns.map(detailColumn)])
     .where('posts.type', '=', kind.type);
 }
 
-function toRow(kind: LinkedKind, raw: Record<string, unknown>): LinkedRow {
-  const details: Record<string, string | number | null> = {};
-  for (const column of kind.detailColumns) details[column] = raw[`d_${column}`] as string | number | null;
-  return { ...(raw as unknown as LinkedRow), details };
+type SelectedLinked = Awaited<ReturnType<ReturnType<typeof selectLinked>['executeTakeFirstOrThrow']>>;
+
+function toRow(kind: LinkedKind, raw: SelectedLinked): LinkedRow {
+  const details: LinkedDetails = {};
+  for (const column of kind.detailColumns) details[column] = raw[`d_${column}`];
+  return { ...raw, details };
 }
 
 export async function findLinked(
@@ -75,7 +86,7 @@ export async function findLinkedMany(
   const rows = await selectLinked(db, kind, languages)
     .where('posts.id', 'in', [...ids])
     .execute();
-  return new Map(rows.map((raw: Record<string, unknown>) => [raw.id as number, toRow(kind, raw)]));
+  return new Map(rows.map((raw) => [raw.id, toRow(kind, raw)]));
 }
 
 export interface LinkedFilter {
@@ -88,14 +99,14 @@ export interface LinkedFilter {
   upcomingSince?: number;
 }
 
-/** Events linked to the item in `alias` (the venue or organizer post row). */
-function linkedEvents(kind: LinkedKind, db: LooseDb) {
+/** Events linked to the venue or organizer of the outer query's `posts` row. */
+function linkedEvents(kind: LinkedKind, eb: ExpressionBuilder<Database, 'posts'>) {
   return kind.type === 'venue'
-    ? db
+    ? eb
         .selectFrom('events as le')
         .innerJoin('posts as lp', 'lp.id', 'le.post_id')
         .whereRef('le.venue_id', '=', 'posts.id')
-    : db
+    : eb
         .selectFrom('event_organizers as lo')
         .innerJoin('events as le', 'le.post_id', 'lo.event_id')
         .innerJoin('posts as lp', 'lp.id', 'lo.event_id')
@@ -112,11 +123,11 @@ function searchCondition(
     translatedColumn('posts', 'title', languages.lang, languages.defaultLang),
     translatedColumn('posts', 'description', languages.lang, languages.defaultLang),
     translatedColumn('posts', 'excerpt', languages.lang, languages.defaultLang),
-    ...kind.searchColumns.map((column) => sql.ref(`d.${column}`)),
+    ...kind.searchColumns.map((column) => sql.ref<string>(`d.${column}`)),
   ];
   const perField = fields.map((field) =>
     sql.join(
-      words.map((word) => containsIgnoringCase(db, field as RawBuilder<string>, word)),
+      words.map((word) => containsIgnoringCase(db, field, word)),
       sql` AND `,
     ),
   );
@@ -127,25 +138,23 @@ function searchCondition(
 }
 
 function filtered(db: Executor, kind: LinkedKind, filter: LinkedFilter, languages: Languages) {
-  const loose = db as unknown as LooseDb;
   let query = selectLinked(db, kind, languages).where(visibleTo('posts', filter.caller, filter.statuses));
   if (filter.words && filter.words.length > 0) query = query.where(searchCondition(db, kind, filter.words, languages));
   if (filter.eventId !== undefined) {
     const eventId = filter.eventId;
-    query = query.where((eb) => eb.exists(linkedEvents(kind, loose).select('lp.id').where('lp.id', '=', eventId)));
+    query = query.where((eb) => eb.exists(linkedEvents(kind, eb).select('lp.id').where('lp.id', '=', eventId)));
   }
   if (filter.hasEvents !== undefined) {
     // Only drafts and pending events do not make an item "have events" (API.md §11, TEC §9).
-    const countedEvents = linkedEvents(kind, loose).select('lp.id').where('lp.status', 'not in', ['draft', 'pending']);
-    query = filter.hasEvents
-      ? query.where((eb) => eb.exists(countedEvents))
-      : query.where((eb) => eb.not(eb.exists(countedEvents)));
+    const countedEvents = (eb: ExpressionBuilder<Database, 'posts'>) =>
+      eb.exists(linkedEvents(kind, eb).select('lp.id').where('lp.status', 'not in', ['draft', 'pending']));
+    query = filter.hasEvents ? query.where(countedEvents) : query.where((eb) => eb.not(countedEvents(eb)));
   }
   if (filter.upcomingSince !== undefined) {
     const since = filter.upcomingSince;
     query = query.where((eb) =>
       eb.exists(
-        linkedEvents(kind, loose)
+        linkedEvents(kind, eb)
           .select('lp.id')
           .where('le.start_utc', '>=', since)
           .where('le.hide_from_listings', '=', 0)
@@ -173,7 +182,7 @@ export async function listLinkedIds(
     .limit(limit)
     .offset(offset)
     .execute();
-  return rows.map((row: { id: number }) => row.id);
+  return rows.map((row) => row.id);
 }
 
 export async function countLinked(
@@ -184,9 +193,9 @@ export async function countLinked(
 ): Promise<number> {
   const row = await filtered(db, kind, filter, languages)
     .clearSelect()
-    .select((eb: { fn: { countAll: () => { as: (n: string) => unknown } } }) => eb.fn.countAll().as('n') as never)
+    .select((eb) => eb.fn.countAll().as('n'))
     .executeTakeFirstOrThrow();
-  return Number((row as { n: number | string }).n);
+  return Number(row.n);
 }
 
 /** An existing, non-trashed item with this name (case-insensitive) and, if given, description (TEC duplicate reuse). */
@@ -197,7 +206,7 @@ export async function findDuplicate(
   description: string | undefined,
   caller: Caller | null,
 ): Promise<number | undefined> {
-  let query = (db as unknown as LooseDb)
+  let query = db
     .selectFrom('posts')
     .select('posts.id')
     .where('posts.type', '=', kind.type)
@@ -207,29 +216,32 @@ export async function findDuplicate(
   if (description !== undefined)
     query = query.where(sql<SqlBool>`lower(posts.description) = ${description.toLowerCase()}`);
   const row = await query.orderBy('posts.id').executeTakeFirst();
-  return row?.id as number | undefined;
+  return row?.id;
 }
 
+// The detail columns differ per kind, so these two writes name their table and columns at run time.
 export async function insertDetails(
   db: Executor,
   kind: LinkedKind,
   postId: number,
-  details: Record<string, unknown>,
+  details: LinkedDetails,
 ): Promise<void> {
-  await (db as unknown as LooseDb)
-    .insertInto(kind.table)
-    .values({ post_id: postId, ...details })
-    .execute();
+  const entries = Object.entries({ post_id: postId, ...details });
+  const columns = sql.join(entries.map(([column]) => sql.ref(column)));
+  const values = sql.join(entries.map(([, value]) => value));
+  await sql`insert into ${sql.table(kind.table)} (${columns}) values (${values})`.execute(db);
 }
 
 export async function updateDetails(
   db: Executor,
   kind: LinkedKind,
   postId: number,
-  details: Record<string, unknown>,
+  details: LinkedDetails,
 ): Promise<void> {
-  if (Object.keys(details).length === 0) return;
-  await (db as unknown as LooseDb).updateTable(kind.table).set(details).where('post_id', '=', postId).execute();
+  const entries = Object.entries(details);
+  if (entries.length === 0) return;
+  const assignments = sql.join(entries.map(([column, value]) => sql`${sql.ref(column)} = ${value}`));
+  await sql`update ${sql.table(kind.table)} set ${assignments} where ${sql.ref('post_id')} = ${postId}`.execute(db);
 }
 
 /** Trashing or deleting a venue or organizer removes it from every event (API.md §13). */

@@ -2,7 +2,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { ENTRY_OVERHEAD, ownBuffer } from '../../cache/entries.js';
 import { callerCan } from '../../auth/caller.js';
-import type { ArgsSpec } from '../../http/args.js';
+import type { ArgsSpec, ParsedArgs } from '../../http/args.js';
 import type { RequestContext } from '../../http/context.js';
 import { pageLinks, sendList, setListHeaders, totalPages } from '../../http/lists.js';
 import { compileSerializer } from '../../http/json.js';
@@ -12,7 +12,7 @@ import { findLinkedMany } from './linked.repository.js';
 import { registerRoute, type ApiRequest, type RouteRegistry } from '../../http/routes.js';
 import { errorResponses } from '../../http/schemas.js';
 import type { Query } from '../../http/urls.js';
-import { deleteArgs } from './linked.schemas.js';
+import { deleteArgs, type LinkedListArgs } from './linked.schemas.js';
 import { canEditPost } from '../posts/posts.rules.js';
 import { contextArg, postTranslations, requireEditContext } from '../posts/posts.translations.js';
 import type { LinkedKind } from './linked.kind.js';
@@ -22,36 +22,19 @@ import * as service from './linked.service.js';
 import type { LinkedState } from './linked.state.js';
 import { languages } from './linked.service.js';
 
-export interface LinkedResource {
+/** A venue-like resource: its kind, schemas and argument specs, and what its writes send to the service. */
+export interface LinkedResource<C extends ArgsSpec, U extends ArgsSpec> {
   readonly kind: LinkedKind;
   readonly schema: TSchema;
   readonly listSchema: TSchema;
-  readonly args: { readonly list: ArgsSpec; readonly create: ArgsSpec; readonly update: ArgsSpec };
+  readonly args: { readonly list: LinkedListArgs; readonly create: C; readonly update: U };
   present(ctx: RequestContext, row: LinkedRow, options: { jsonLd: boolean }): Record<string, unknown>;
-  details(args: Record<string, unknown>, mode: 'create' | 'update'): Record<string, unknown>;
-}
-
-function writeInput(
-  resource: LinkedResource,
-  args: Record<string, unknown>,
-  mode: 'create' | 'update',
-): service.LinkedWriteInput {
-  return {
-    name: args[resource.kind.nameField] as string | undefined,
-    description: args.description as string | undefined,
-    excerpt: args.excerpt as string | undefined,
-    slug: args.slug as string | undefined,
-    status: args.status as service.LinkedWriteInput['status'],
-    author: args.author as number | undefined,
-    date: args.date as service.LinkedWriteInput['date'],
-    date_utc: args.date_utc as service.LinkedWriteInput['date_utc'],
-    image: args.image,
-    details: resource.details(args, mode),
-  };
+  createInput(args: ParsedArgs<C>): service.LinkedWriteInput & { name: string };
+  updateInput(args: ParsedArgs<U>): service.LinkedWriteInput;
 }
 
 /** The query a list echoes in its links (TEC's order: page, per_page, search, event, has_events, only_with_upcoming, status). */
-function listQuery(request: ApiRequest<ArgsSpec>, input: service.LinkedListInput): Query {
+function listQuery(request: ApiRequest<LinkedListArgs>, input: service.LinkedListInput): Query {
   const { given, ctx } = request;
   const status = input.status ?? (callerCan(ctx.caller, 'create_posts') ? undefined : ['publish']);
   return [
@@ -66,11 +49,11 @@ function listQuery(request: ApiRequest<ArgsSpec>, input: service.LinkedListInput
 }
 
 /** Registers list, create, and the by-id and by-slug item routes of a venue-like resource. */
-export function registerLinkedRoutes(
+export function registerLinkedRoutes<C extends ArgsSpec, U extends ArgsSpec>(
   app: FastifyInstance,
   registry: RouteRegistry,
   state: LinkedState,
-  resource: LinkedResource,
+  resource: LinkedResource<C, U>,
 ): void {
   const { kind } = resource;
   const ref = Type.Ref(resource.schema);
@@ -108,7 +91,7 @@ export function registerLinkedRoutes(
     responses: { 200: resource.listSchema, ...errorResponses(400, 404) },
     handler: async (request, reply) => {
       const { ctx } = request;
-      const input = request.args as unknown as service.LinkedListInput;
+      const input = request.args;
       const { ids, total } = await service.listLinked(ctx, state, kind, input);
       const pages = totalPages(total, input.per_page);
       const links = pageLinks(
@@ -135,8 +118,7 @@ export function registerLinkedRoutes(
     secured: true,
     responses: { 201: ref, ...errorResponses(400, 401, 403) },
     handler: async ({ ctx, args }, reply) => {
-      const input = writeInput(resource, args, 'create') as service.LinkedWriteInput & { name: string };
-      const id = await service.createLinked(ctx, kind, input);
+      const id = await service.createLinked(ctx, kind, resource.createInput(args));
       reply.code(201);
       return resource.present(ctx, await service.loadLinked(ctx, kind, id), { jsonLd: false });
     },
@@ -174,7 +156,7 @@ export function registerLinkedRoutes(
       secured: true,
       responses: { 200: ref, ...errorResponses(400, 401, 403, 404) },
       handler: async ({ ctx, args, params }) => {
-        const id = await service.updateLinked(ctx, kind, refOf(params), writeInput(resource, args, 'update'));
+        const id = await service.updateLinked(ctx, kind, refOf(params), resource.updateInput(args));
         return resource.present(ctx, await service.loadLinked(ctx, kind, id), { jsonLd: false });
       },
     });

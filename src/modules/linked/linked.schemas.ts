@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { arg, required, withDefault } from '../../http/args.js';
+import { arg, withDefault, type ArgsInput } from '../../http/args.js';
 import { ImageSchema } from '../images/images.js';
 import { pageArg, perPageArg } from '../terms/terms.schemas.js';
 import { authorArg, imageArg, statusArg, statusListArg } from '../posts/posts.args.js';
@@ -35,25 +35,46 @@ export const GlobalIdFields = {
   global_id_lineage: Type.Array(Type.String()),
 };
 
-/** Post fields shared by venue and organizer writes (TEC create args, API.md §13). */
-export function commonWriteArgs(label: 'venue' | 'organizer') {
+type Label = 'venue' | 'organizer';
+
+/**
+ * Post fields shared by venue and organizer writes (TEC create args, API.md §13), in TEC's order:
+ * each kind puts its name argument (`venue` / `organizer`, see nameArg) between `head` and `tail`.
+ */
+export function postWriteArgs(label: Label) {
   return {
-    author: authorArg,
-    date: arg.date({ description: `The ${label} publication date (site time zone)` }),
-    date_utc: arg.dateUtc({ description: `The ${label} publication date (UTC)` }),
-    [label]: arg.title({ description: `The ${label} name` }),
-    description: arg.text({ description: `The ${label} description (HTML)` }),
-    excerpt: arg.text({ description: `The ${label} excerpt (HTML)` }),
-    slug: arg.string({ description: `The ${label} slug` }),
-    status: statusArg(`The ${label} post status`),
-    image: imageArg,
+    head: {
+      author: authorArg,
+      date: arg.date({ description: `The ${label} publication date (site time zone)` }),
+      date_utc: arg.dateUtc({ description: `The ${label} publication date (UTC)` }),
+    },
+    tail: {
+      description: arg.text({ description: `The ${label} description (HTML)` }),
+      excerpt: arg.text({ description: `The ${label} excerpt (HTML)` }),
+      slug: arg.string({ description: `The ${label} slug` }),
+      status: statusArg(`The ${label} post status`),
+      image: imageArg,
+    },
   };
 }
 
-export function createArgs<T extends Record<string, unknown>>(label: 'venue' | 'organizer', args: T) {
-  const base = commonWriteArgs(label);
-  return { ...base, [label]: required(base[label]), ...args };
+export const nameArg = (label: Label) => arg.title({ description: `The ${label} name` });
+
+type PostWriteParts = ReturnType<typeof postWriteArgs>;
+
+/** The text, status and image of a write, as the service takes them. */
+export function postTextInput(args: ArgsInput<PostWriteParts['tail']>) {
+  const { description, excerpt, slug, status, image } = args;
+  return { description, excerpt, slug, status, image };
 }
+
+/** The text plus author and dates: what a venue or organizer route write takes (inline creates in event writes do not). */
+export function postWriteInput(args: ArgsInput<PostWriteParts['head'] & PostWriteParts['tail']>) {
+  const { author, date, date_utc } = args;
+  return { ...postTextInput(args), author, date, date_utc };
+}
+
+export type LinkedListArgs = ReturnType<typeof listArgs>;
 
 export function listArgs(plural: 'venues' | 'organizers') {
   return {

@@ -25,6 +25,8 @@ import { isReadableEvent } from '../posts/posts.access.js';
 import type { LinkedState } from './linked.state.js';
 
 import type { PostRef } from '../posts/posts.ref.js';
+import type { ArgsInput } from '../../http/args.js';
+import type { LinkedListArgs } from './linked.schemas.js';
 
 export interface LinkedWriteInput {
   name?: string;
@@ -36,18 +38,10 @@ export interface LinkedWriteInput {
   date?: DateTime;
   date_utc?: DateTime;
   image?: unknown;
-  details: Record<string, unknown>;
+  details: repo.LinkedDetails;
 }
 
-export interface LinkedListInput {
-  page: number;
-  per_page: number;
-  search?: string;
-  event?: number;
-  has_events?: boolean;
-  only_with_upcoming: boolean;
-  status?: PostStatus[];
-}
+export type LinkedListInput = ArgsInput<LinkedListArgs>;
 
 export function languages(ctx: RequestContext): repo.Languages {
   return { lang: ctx.lang, defaultLang: ctx.config.defaultLanguage };

@@ -2,7 +2,9 @@ import type { RequestContext } from '../../http/context.js';
 import { htmlToText } from '../../domain/html.js';
 import { compactJsonLd, globalIds, presentPostHead, withoutEmpty } from '../linked/linked.present.js';
 import { ORGANIZER_KIND } from '../linked/linked.kind.js';
-import type { LinkedRow } from '../linked/linked.repository.js';
+import type { LinkedDetails, LinkedRow } from '../linked/linked.repository.js';
+import type { ArgsInput } from '../../http/args.js';
+import type { organizerFields } from './organizers.schemas.js';
 
 const str = (value: unknown): string => (typeof value === 'string' ? value : '');
 
@@ -39,8 +41,11 @@ export function presentOrganizer(
 }
 
 /** Organizer columns from validated arguments. */
-export function organizerDetails(args: Record<string, unknown>): Record<string, unknown> {
-  const details: Record<string, unknown> = {};
-  for (const column of ['phone', 'website', 'email']) if (args[column] !== undefined) details[column] = args[column];
+export function organizerDetails(args: ArgsInput<typeof organizerFields>): LinkedDetails {
+  const details: LinkedDetails = {};
+  for (const column of ['phone', 'website', 'email'] as const) {
+    const value = args[column];
+    if (value !== undefined) details[column] = value;
+  }
   return details;
 }

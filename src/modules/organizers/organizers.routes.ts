@@ -3,6 +3,7 @@ import type { RouteRegistry } from '../../http/routes.js';
 import { ORGANIZER_KIND } from '../linked/linked.kind.js';
 import { registerLinkedRoutes } from '../linked/linked.routes.js';
 import type { LinkedState } from '../linked/linked.state.js';
+import { postWriteInput } from '../linked/linked.schemas.js';
 import { organizerDetails, presentOrganizer } from './organizers.present.js';
 import {
   organizerCreateArgs,
@@ -19,6 +20,7 @@ export function registerOrganizerRoutes(app: FastifyInstance, registry: RouteReg
     listSchema: organizerListSchema,
     args: { list: organizerListArgs, create: organizerCreateArgs, update: organizerUpdateArgs },
     present: presentOrganizer,
-    details: organizerDetails,
+    createInput: (args) => ({ ...postWriteInput(args), name: args.organizer, details: organizerDetails(args) }),
+    updateInput: (args) => ({ ...postWriteInput(args), name: args.organizer, details: organizerDetails(args) }),
   });
 }

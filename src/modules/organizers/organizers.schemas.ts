@@ -1,15 +1,15 @@
 import { Type } from '@sinclair/typebox';
-import { arg } from '../../http/args.js';
+import { arg, required } from '../../http/args.js';
 import { postListSchema } from '../../http/schemas.js';
 import { emailArg } from '../posts/posts.args.js';
 import { TranslationsSchema } from '../posts/posts.translations.js';
 import {
-  createArgs,
-  commonWriteArgs,
   GlobalIdFields,
   JsonLdSchema,
   listArgs,
+  nameArg,
   postHeadFields,
+  postWriteArgs,
 } from '../linked/linked.schemas.js';
 
 const text = Type.Optional(Type.String());
@@ -30,12 +30,13 @@ export const OrganizerSchema = Type.Object(
 
 export const organizerListSchema = postListSchema('organizers', OrganizerSchema);
 
-const organizerFields = {
+export const organizerFields = {
   phone: arg.text({ description: 'The organizer phone number' }),
   website: arg.url({ description: 'The organizer website' }),
   email: emailArg,
 };
 
-export const organizerCreateArgs = createArgs('organizer', organizerFields);
-export const organizerUpdateArgs = { ...commonWriteArgs('organizer'), ...organizerFields };
+const { head, tail } = postWriteArgs('organizer');
+export const organizerCreateArgs = { ...head, organizer: required(nameArg('organizer')), ...tail, ...organizerFields };
+export const organizerUpdateArgs = { ...head, organizer: nameArg('organizer'), ...tail, ...organizerFields };
 export const organizerListArgs = listArgs('organizers');

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { requestContext, type RequestContext } from '../../http/context.js';
 import { autoParagraph } from '../../domain/html.js';
+import { isRecord } from '../../domain/params.js';
 import { ApiError } from '../../errors.js';
 import { formatLocal } from '../events/events.dates.js';
 import type { EventsModule } from '../events/events.module.js';
@@ -101,39 +102,43 @@ const POST_TYPES: Record<string, (ctx: RequestContext, events: EventsModule, id:
   tribe_organizer: (ctx, _events, id) => linkedPage(ctx, ORGANIZER_KIND, id),
 };
 
+/** Path parameters are strings, named by the route's path. */
+type BySlug = { Params: { slug: string } };
+
 /** Public pages at the `url` of events, venues, organizers, categories and tags (API.md §8). */
 export function registerPageRoutes(app: FastifyInstance, events: EventsModule): void {
   const schema = { hide: true };
-  app.get('/event/:slug', { schema }, async (request, reply) => {
+  app.get<BySlug>('/event/:slug', { schema }, async (request, reply) => {
     const ctx = requestContext(request);
     return respond(ctx, reply, async () =>
-      eventPage(ctx, events, await postIdBySlug(ctx, 'event', (request.params as { slug: string }).slug)),
+      eventPage(ctx, events, await postIdBySlug(ctx, 'event', request.params.slug)),
     );
   });
   for (const kind of [VENUE_KIND, ORGANIZER_KIND]) {
-    app.get(`/${kind.type}/:slug`, { schema }, async (request, reply) => {
+    app.get<BySlug>(`/${kind.type}/:slug`, { schema }, async (request, reply) => {
       const ctx = requestContext(request);
       return respond(ctx, reply, async () =>
-        linkedPage(ctx, kind, await postIdBySlug(ctx, kind.type, (request.params as { slug: string }).slug)),
+        linkedPage(ctx, kind, await postIdBySlug(ctx, kind.type, request.params.slug)),
       );
     });
   }
-  app.get('/events/category/*', { schema }, async (request, reply) => {
+  app.get<{ Params: { '*': string } }>('/events/category/*', { schema }, async (request, reply) => {
     const ctx = requestContext(request);
-    const path = (request.params as { '*': string })['*'].split('/').filter((s) => s !== '');
+    const path = request.params['*'].split('/').filter((s) => s !== '');
     return respond(ctx, reply, () =>
       termPage(ctx, events, CATEGORIES, decodeURIComponent(path[path.length - 1] ?? '')),
     );
   });
-  app.get('/tag/:slug', { schema }, async (request, reply) => {
+  app.get<BySlug>('/tag/:slug', { schema }, async (request, reply) => {
     const ctx = requestContext(request);
-    return respond(ctx, reply, () => termPage(ctx, events, TAGS, (request.params as { slug: string }).slug));
+    return respond(ctx, reply, () => termPage(ctx, events, TAGS, request.params.slug));
   });
   app.get('/', { schema }, async (request, reply) => {
     const ctx = requestContext(request);
-    const query = request.query as { post_type?: string; p?: string };
-    const render = query.post_type ? POST_TYPES[query.post_type] : undefined;
-    if (!render || !/^\d+$/.test(query.p ?? '')) return sendPage(reply, notFoundPage(ctx.lang), 404);
-    return respond(ctx, reply, () => render(ctx, events, Number(query.p)));
+    const query: Record<string, unknown> = isRecord(request.query) ? request.query : {};
+    const { post_type: postType, p } = query;
+    const render = typeof postType === 'string' && postType !== '' ? POST_TYPES[postType] : undefined;
+    if (!render || typeof p !== 'string' || !/^\d+$/.test(p)) return sendPage(reply, notFoundPage(ctx.lang), 404);
+    return respond(ctx, reply, () => render(ctx, events, Number(p)));
   });
 }

@@ -19,12 +19,13 @@ export function statusListArg(description: string): ArgSpec<PostStatus[], false>
     required: false,
     always: false,
     parse(raw, _name, ctx) {
-      const items = parseList(raw)?.map((item) => item.toLowerCase());
-      if (!items || items.length === 0 || !items.every(isStatus)) return fail('invalid_parameter');
-      if (!callerCan(ctx.caller, 'create_posts') && items.some((item) => item !== 'publish')) {
+      const items = parseList(raw)?.map((item) => item.toLowerCase()) ?? [];
+      const statuses = items.filter(isStatus);
+      if (items.length === 0 || statuses.length < items.length) return fail('invalid_parameter');
+      if (!callerCan(ctx.caller, 'create_posts') && statuses.some((status) => status !== 'publish')) {
         return fail('status_not_allowed', {}, 'rest_forbidden_status');
       }
-      return ok([...new Set(items)] as PostStatus[]);
+      return ok([...new Set(statuses)]);
     },
   };
 }

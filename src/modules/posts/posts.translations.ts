@@ -62,13 +62,13 @@ export async function postTranslations(
     .where('post_id', '=', postId)
     .orderBy('lang')
     .execute();
-  const pick = (source: { title: string | null; description: string | null; excerpt: string | null }) => ({
+  const pick = <T>(source: { title: T; description: T; excerpt: T }) => ({
     [names.title]: source.title,
     [names.description]: source.description,
     ...(names.excerpt ? { [names.excerpt]: source.excerpt } : {}),
   });
   return hint(
-    { lang: post.lang, fields: pick(post) as Record<string, string> },
+    { lang: post.lang, fields: pick(post) },
     rows.map((row) => ({ lang: row.lang, fields: pick(row) })),
   );
 }

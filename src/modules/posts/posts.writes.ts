@@ -90,7 +90,7 @@ export function publicationInstant(input: { date?: DateTime; date_utc?: DateTime
 export async function nextSlug(
   db: Executor,
   post: PostBase,
-  status: PostStatus,
+  status: string,
   input: { slug?: string; name?: string },
   attempt: number,
 ): Promise<string> {
@@ -112,7 +112,8 @@ export async function nextSlug(
 
 export interface PostUpdate {
   changes: PostChanges;
-  status: PostStatus;
+  /** The status after the update: the stored one unless the input sets another. */
+  status: string;
   /** The sent translatable text, stored in the posts row or as the request language's translation. */
   translated: TranslatedPostFields;
   inOriginal: boolean;
@@ -139,7 +140,7 @@ export function planPostUpdate(
   const changes: PostChanges = { modified_at: now };
   const publishedAt = publicationInstant(input);
   if (publishedAt !== undefined) changes.published_at = publishedAt;
-  let status = post.status as PostStatus;
+  let status = post.status;
   if (input.status !== undefined)
     status = scheduleStatus(scaleStatus(ctx.caller, input.status), publishedAt ?? post.published_at, now);
   if (status !== post.status) changes.status = status;

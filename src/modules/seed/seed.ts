@@ -1,6 +1,7 @@
 import type { Config } from '../../config.js';
 import { compactSearchIndex, updatePlannerStatistics, withBulkSearchIndexing } from '../../db/dialect.js';
-import type { Db, Executor } from '../../db/schema.js';
+import type { Insertable } from 'kysely';
+import type { Db, Executor, PostsTable } from '../../db/schema.js';
 import { DateTime } from 'luxon';
 import { zoneOf } from '../../domain/timezones.js';
 import { snapToDays, sortKeys } from '../events/events.dates.js';
@@ -44,12 +45,12 @@ async function insertBatch<T extends Record<string, unknown>>(
   }
 }
 
-async function insertPosts(db: Executor, rows: Record<string, unknown>[]): Promise<number[]> {
+async function insertPosts(db: Executor, rows: Insertable<PostsTable>[]): Promise<number[]> {
   const ids: number[] = [];
   for (let i = 0; i < rows.length; i += BATCH) {
     const inserted = await db
       .insertInto('posts')
-      .values(rows.slice(i, i + BATCH) as never)
+      .values(rows.slice(i, i + BATCH))
       .returning('id')
       .execute();
     ids.push(...inserted.map((r) => r.id));
@@ -57,7 +58,7 @@ async function insertPosts(db: Executor, rows: Record<string, unknown>[]): Promi
   return ids;
 }
 
-function post(type: string, n: number, title: string, now: number, extra: Record<string, unknown> = {}) {
+function post(type: string, n: number, title: string, now: number, extra: Partial<Insertable<PostsTable>> = {}) {
   return {
     type,
     author_id: 1,

@@ -355,11 +355,7 @@ export async function findTermsByIds(
   languages: TermLanguages,
 ): Promise<Map<number, TermRow>> {
   if (ids.length === 0) return new Map();
-  const rows = (await termRowsByIds(db, [
-    languages.lang,
-    languages.defaultLang,
-    listParameter(db, ids),
-  ])) as unknown as TermRow[];
+  const rows = await termRowsByIds(db, [languages.lang, languages.defaultLang, listParameter(db, ids)]);
   return new Map(rows.map((row) => [row.id, row]));
 }
 

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { ArgsSpec, ParsedArgs } from '../../http/args.js';
+import type { ArgsSpec } from '../../http/args.js';
 import type { RequestContext } from '../../http/context.js';
 import { givenQuery, pageLinks, setListHeaders, totalPages } from '../../http/lists.js';
 import { idParam, registerRoute, type ApiRequest, type RouteRegistry } from '../../http/routes.js';
@@ -19,6 +19,7 @@ import {
 } from './terms.schemas.js';
 import { callerCan } from '../../auth/caller.js';
 import { termTranslations, requireEditContext } from '../posts/posts.translations.js';
+import type { TermsModule } from './terms.module.js';
 import * as service from './terms.service.js';
 import { CATEGORIES, TAGS, type Taxonomy } from './taxonomies.js';
 
@@ -40,23 +41,29 @@ const LINK_ORDER = [
 
 const TermRef = Type.Ref(TermSchema);
 
-async function present(ctx: RequestContext, taxonomy: Taxonomy, id: number) {
-  const { row, tree } = await service.getTerm(ctx, taxonomy, id);
+async function present(terms: TermsModule, ctx: RequestContext, taxonomy: Taxonomy, id: number) {
+  const { row, tree } = await service.getTerm(terms, ctx, taxonomy, id);
   return presentTerm(row, taxonomy, ctx.urls, tree);
 }
 
-function writeInput(
+function writeInput<A extends service.TermWriteInput>(
   request: ApiRequest<ArgsSpec>,
-  args: { name?: string; description?: string; slug?: string; parent?: number },
-): service.TermWriteInput {
+  args: A,
+): A & Pick<service.TermWriteInput, 'parentSent'> {
   return { ...args, parentSent: request.bag.parent !== undefined && request.bag.parent !== null };
 }
 
-function registerTaxonomy<L extends ArgsSpec, C extends ArgsSpec, U extends ArgsSpec>(
+/** The argument specs of a taxonomy's routes: the categories', or the tags' (the same without `parent`). */
+type TaxonomyArgs =
+  | { list: typeof categoryListArgs; create: typeof categoryCreateArgs; update: typeof categoryUpdateArgs }
+  | { list: typeof tagListArgs; create: typeof tagCreateArgs; update: typeof tagUpdateArgs };
+
+function registerTaxonomy(
   app: FastifyInstance,
   registry: RouteRegistry,
+  terms: TermsModule,
   taxonomy: Taxonomy,
-  args: { list: L; create: C; update: U },
+  args: TaxonomyArgs,
 ): void {
   const tags = [taxonomy.path];
   const label = taxonomy.hierarchical ? 'event category' : 'event tag';
@@ -74,8 +81,8 @@ function registerTaxonomy<L extends ArgsSpec, C extends ArgsSpec, U extends Args
     responses: { 200: termListSchema(taxonomy.path), ...errorResponses(400) },
     handler: async (request, reply) => {
       const { ctx, given } = request;
-      const input = request.args as ParsedArgs<L> & service.TermListInput;
-      const page = await service.listTerms(ctx, taxonomy, input);
+      const input = request.args;
+      const page = await service.listTerms(terms, ctx, taxonomy, input);
       const pages = totalPages(page.total, input.per_page);
       const filters = givenQuery(LINK_ORDER, given, input);
       const links = pageLinks(
@@ -108,9 +115,8 @@ function registerTaxonomy<L extends ArgsSpec, C extends ArgsSpec, U extends Args
     secured: true,
     responses: { 201: TermRef, ...errorResponses(400, 401, 403) },
     handler: async (request, reply) => {
-      const input = request.args as unknown as service.TermWriteInput & { name: string };
-      const id = await service.createTerm(request.ctx, taxonomy, writeInput(request, input) as typeof input);
-      const term = await present(request.ctx, taxonomy, id);
+      const id = await service.createTerm(terms, request.ctx, taxonomy, writeInput(request, request.args));
+      const term = await present(terms, request.ctx, taxonomy, id);
       reply.code(201).header('Location', term.urls.self);
       return term;
     },
@@ -125,10 +131,10 @@ function registerTaxonomy<L extends ArgsSpec, C extends ArgsSpec, U extends Args
     tags,
     responses: { 200: TermRef, ...errorResponses(401, 403, 404) },
     handler: async ({ ctx, params, args }) => {
-      const term = await present(ctx, taxonomy, idParam(params));
+      const term = await present(terms, ctx, taxonomy, idParam(params));
       if (args.context !== 'edit') return term;
       requireEditContext(callerCan(ctx.caller, taxonomy.manage), ctx.caller !== null);
-      return { ...term, ...(await termTranslations(ctx.db, term.id)) };
+      return { ...term, ...(await termTranslations(terms.db, term.id)) };
     },
   });
 
@@ -142,10 +148,9 @@ function registerTaxonomy<L extends ArgsSpec, C extends ArgsSpec, U extends Args
     secured: true,
     responses: { 200: TermRef, ...errorResponses(400, 401, 403, 404) },
     handler: async (request) => {
-      const input = request.args as unknown as service.TermWriteInput;
       const id = idParam(request.params);
-      await service.updateTerm(request.ctx, taxonomy, id, writeInput(request, input));
-      return present(request.ctx, taxonomy, id);
+      await service.updateTerm(terms, request.ctx, taxonomy, id, writeInput(request, request.args));
+      return present(terms, request.ctx, taxonomy, id);
     },
   });
 
@@ -159,17 +164,17 @@ function registerTaxonomy<L extends ArgsSpec, C extends ArgsSpec, U extends Args
     secured: true,
     responses: { 200: TermRef, ...errorResponses(401, 403, 404) },
     handler: async ({ ctx, params }) => {
-      const { row, tree } = await service.deleteTerm(ctx, taxonomy, idParam(params));
+      const { row, tree } = await service.deleteTerm(terms, ctx, taxonomy, idParam(params));
       return presentTerm(row, taxonomy, ctx.urls, tree);
     },
   });
 }
 
-export function registerTermRoutes(app: FastifyInstance, registry: RouteRegistry): void {
-  registerTaxonomy(app, registry, CATEGORIES, {
+export function registerTermRoutes(app: FastifyInstance, registry: RouteRegistry, terms: TermsModule): void {
+  registerTaxonomy(app, registry, terms, CATEGORIES, {
     list: categoryListArgs,
     create: categoryCreateArgs,
     update: categoryUpdateArgs,
   });
-  registerTaxonomy(app, registry, TAGS, { list: tagListArgs, create: tagCreateArgs, update: tagUpdateArgs });
+  registerTaxonomy(app, registry, terms, TAGS, { list: tagListArgs, create: tagCreateArgs, update: tagUpdateArgs });
 }

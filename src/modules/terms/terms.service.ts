@@ -1,6 +1,6 @@
 import { callerCan } from '../../auth/caller.js';
 import { rowsById } from '../../cache/rows.js';
-import type { TermsState } from './terms.state.js';
+import type { TermsModule } from './terms.module.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { lockUntilCommit } from '../../db/locks.js';
 import type { Executor } from '../../db/schema.js';
@@ -12,32 +12,18 @@ import { slugCandidate, toSlug } from '../../domain/slugs.js';
 import { parsePositiveInteger } from '../../domain/params.js';
 import { isReadableEvent } from '../posts/posts.access.js';
 import * as repo from './terms.repository.js';
-import type { TermOrderBy } from './terms.schemas.js';
+import type { categoryListArgs, categoryUpdateArgs } from './terms.schemas.js';
+import type { ArgsInput } from '../../http/args.js';
 import type { Taxonomy } from './taxonomies.js';
 
-export interface TermListInput {
-  page: number;
-  per_page: number;
-  search?: string;
-  exclude?: string[];
-  include?: string[];
-  order: 'asc' | 'desc';
-  orderby: TermOrderBy;
-  hide_empty: boolean;
-  parent?: number;
-  post?: number;
-  event?: number;
-  slug?: string;
-}
+/** A category list's arguments; a tag list's are the same without `parent`. */
+export type TermListInput = ArgsInput<typeof categoryListArgs>;
 
-export interface TermWriteInput {
-  name?: string;
-  description?: string;
-  slug?: string;
-  parent?: number;
+/** A category write's arguments (a tag's are the same without `parent`). */
+export type TermWriteInput = ArgsInput<typeof categoryUpdateArgs> & {
   /** Whether the request sent `parent` at all (an error for tags, API.md §5). */
   parentSent?: boolean;
-}
+};
 
 export interface TermPage {
   rows: repo.TermRow[];
@@ -45,12 +31,13 @@ export interface TermPage {
   tree: repo.SlugTreeMap;
 }
 
-function languages(ctx: RequestContext): repo.TermLanguages {
-  return { lang: ctx.lang, defaultLang: ctx.config.defaultLanguage };
+function languages(terms: TermsModule, ctx: RequestContext): repo.TermLanguages {
+  return { lang: ctx.lang, defaultLang: terms.config.defaultLanguage };
 }
 
 /** Ids or slugs of a list parameter to term ids; unknown ones are reported as problems. */
 async function resolveTermRefs(
+  terms: TermsModule,
   ctx: RequestContext,
   taxonomy: Taxonomy,
   refs: readonly string[],
@@ -59,36 +46,46 @@ async function resolveTermRefs(
 ): Promise<number[]> {
   const ids = refs.map((ref) => parsePositiveInteger(ref)).filter((id): id is number => id !== undefined);
   const slugs = refs.filter((ref) => parsePositiveInteger(ref) === undefined);
-  const known = await repo.existingTermIds(ctx.db, taxonomy.key, ids);
-  const bySlug = await repo.termIdsBySlugs(ctx.db, taxonomy.key, slugs, languages(ctx));
+  const known = await repo.existingTermIds(terms.db, taxonomy.key, ids);
+  const bySlug = await repo.termIdsBySlugs(terms.db, taxonomy.key, slugs, languages(terms, ctx));
   const unknown = [...ids.filter((id) => !known.has(id)), ...slugs.filter((slug) => !bySlug.has(slug))];
   if (unknown.length > 0) problems.set(name, { message: 'unknown_term', vars: { value: unknown.join(', ') } });
   return refs.map((ref) => parsePositiveInteger(ref) ?? bySlug.get(ref)).filter((id): id is number => id !== undefined);
 }
 
 async function requireEvent(
+  terms: TermsModule,
   ctx: RequestContext,
   id: number,
   name: string,
   problems: Map<string, ParamProblem>,
 ): Promise<void> {
-  if (!(await isReadableEvent(ctx.db, ctx.caller, id)))
+  if (!(await isReadableEvent(terms.db, ctx.caller, id)))
     problems.set(name, { message: 'unknown_event', vars: { value: id } });
 }
 
-export async function listTerms(ctx: RequestContext, taxonomy: Taxonomy, input: TermListInput): Promise<TermPage> {
+export async function listTerms(
+  terms: TermsModule,
+  ctx: RequestContext,
+  taxonomy: Taxonomy,
+  input: TermListInput,
+): Promise<TermPage> {
   const problems = new Map<string, ParamProblem>();
-  const include = input.include ? await resolveTermRefs(ctx, taxonomy, input.include, 'include', problems) : undefined;
-  const exclude = input.exclude ? await resolveTermRefs(ctx, taxonomy, input.exclude, 'exclude', problems) : undefined;
+  const include = input.include
+    ? await resolveTermRefs(terms, ctx, taxonomy, input.include, 'include', problems)
+    : undefined;
+  const exclude = input.exclude
+    ? await resolveTermRefs(terms, ctx, taxonomy, input.exclude, 'exclude', problems)
+    : undefined;
   if (
     input.parent !== undefined &&
     input.parent !== 0 &&
-    (await repo.existingTermIds(ctx.db, taxonomy.key, [input.parent])).size === 0
+    (await repo.existingTermIds(terms.db, taxonomy.key, [input.parent])).size === 0
   ) {
     problems.set('parent', { message: 'unknown_term', vars: { value: input.parent } });
   }
-  if (input.post !== undefined) await requireEvent(ctx, input.post, 'post', problems);
-  if (input.event !== undefined) await requireEvent(ctx, input.event, 'event', problems);
+  if (input.post !== undefined) await requireEvent(terms, ctx, input.post, 'post', problems);
+  if (input.event !== undefined) await requireEvent(terms, ctx, input.event, 'event', problems);
   if (problems.size > 0) throw invalidParams(problems);
 
   const filter: repo.TermFilter = {
@@ -102,23 +99,24 @@ export async function listTerms(ctx: RequestContext, taxonomy: Taxonomy, input: 
     eventId: input.event ?? input.post,
   };
   const order: repo.TermOrder = { orderby: input.orderby, direction: input.order, include };
-  const langs = languages(ctx);
+  const langs = languages(terms, ctx);
   const [rows, total, tree] = await Promise.all([
-    repo.listTerms(ctx.db, filter, order, langs, input.per_page, (input.page - 1) * input.per_page),
-    repo.countTerms(ctx.db, filter, langs),
-    repo.slugPaths(ctx.db, taxonomy.key, langs),
+    repo.listTerms(terms.db, filter, order, langs, input.per_page, (input.page - 1) * input.per_page),
+    repo.countTerms(terms.db, filter, langs),
+    repo.slugPaths(terms.db, taxonomy.key, langs),
   ]);
   return { rows, total, tree };
 }
 
 export async function getTerm(
+  terms: TermsModule,
   ctx: RequestContext,
   taxonomy: Taxonomy,
   id: number,
 ): Promise<{ row: repo.TermRow; tree: repo.SlugTreeMap }> {
-  const row = await repo.findTerm(ctx.db, taxonomy.key, id, languages(ctx));
+  const row = await repo.findTerm(terms.db, taxonomy.key, id, languages(terms, ctx));
   if (!row) throw new ApiError('rest_term_invalid');
-  return { row, tree: await repo.slugPaths(ctx.db, taxonomy.key, languages(ctx)) };
+  return { row, tree: await repo.slugPaths(terms.db, taxonomy.key, languages(terms, ctx)) };
 }
 
 function requireManage(ctx: RequestContext, taxonomy: Taxonomy, input?: TermWriteInput): void {
@@ -151,33 +149,34 @@ async function checkParent(
   }
 }
 
-async function uniqueSlug(ctx: RequestContext, taxonomy: Taxonomy, base: string): Promise<string> {
+async function uniqueSlug(terms: TermsModule, taxonomy: Taxonomy, base: string): Promise<string> {
   for (let attempt = 1; ; attempt++) {
     const candidate = slugCandidate(base || 'term', attempt);
-    if (!(await repo.slugExists(ctx.db, taxonomy.key, candidate))) return candidate;
+    if (!(await repo.slugExists(terms.db, taxonomy.key, candidate))) return candidate;
   }
 }
 
 /** Creates a category or tag (API.md §7, §12): 201 with the new term. */
 export async function createTerm(
+  terms: TermsModule,
   ctx: RequestContext,
   taxonomy: Taxonomy,
   input: Required<Pick<TermWriteInput, 'name'>> & TermWriteInput,
 ): Promise<number> {
   const parent = taxonomy.hierarchical ? (input.parent ?? 0) : 0;
-  await checkParent(ctx.db, taxonomy, parent, undefined);
+  await checkParent(terms.db, taxonomy, parent, undefined);
   requireManage(ctx, taxonomy, input);
   const nameKey = searchKey(input.name);
   for (let attempt = 0; ; attempt++) {
-    const sameName = await repo.findTermIdByName(ctx.db, taxonomy.key, parent, nameKey);
+    const sameName = await repo.findTermIdByName(terms.db, taxonomy.key, parent, nameKey);
     if (sameName !== undefined) throw termExists(taxonomy, sameName);
     let slug: string;
     if (input.slug !== undefined) {
       slug = toSlug(input.slug) || toSlug(input.name);
-      const owner = await repo.findTermIdBySlug(ctx.db, taxonomy.key, slug);
+      const owner = await repo.findTermIdBySlug(terms.db, taxonomy.key, slug);
       if (owner !== undefined) throw termExists(taxonomy, owner, true);
     } else {
-      slug = await uniqueSlug(ctx, taxonomy, toSlug(input.name));
+      slug = await uniqueSlug(terms, taxonomy, toSlug(input.name));
     }
     try {
       return await ctx.write((trx) =>
@@ -201,27 +200,28 @@ export async function createTerm(
 
 /** Partial update (API.md §13): only sent fields change; text goes to the request language. */
 export async function updateTerm(
+  terms: TermsModule,
   ctx: RequestContext,
   taxonomy: Taxonomy,
   id: number,
   input: TermWriteInput,
 ): Promise<void> {
-  const current = await repo.findTerm(ctx.db, taxonomy.key, id, languages(ctx));
+  const current = await repo.findTerm(terms.db, taxonomy.key, id, languages(terms, ctx));
   if (!current) throw new ApiError('rest_term_invalid');
-  if (taxonomy.hierarchical && input.parent !== undefined) await checkParent(ctx.db, taxonomy, input.parent, id);
+  if (taxonomy.hierarchical && input.parent !== undefined) await checkParent(terms.db, taxonomy, input.parent, id);
   requireManage(ctx, taxonomy, input);
   const parent = input.parent ?? current.parent_id;
   const inOriginal = current.lang === ctx.lang;
   const nameKey = input.name !== undefined ? searchKey(input.name) : undefined;
   if (inOriginal && (nameKey !== undefined || input.parent !== undefined)) {
-    const sameName = await repo.findTermIdByName(ctx.db, taxonomy.key, parent, nameKey ?? current.name_key);
+    const sameName = await repo.findTermIdByName(terms.db, taxonomy.key, parent, nameKey ?? current.name_key);
     if (sameName !== undefined && sameName !== id) throw termExists(taxonomy, sameName);
   }
   // A slug with nothing left after slugging keeps the stored one: written back, the slug read here
   // would undo a concurrent rename.
   const slug = input.slug !== undefined && inOriginal ? toSlug(input.slug) || undefined : undefined;
   if (slug !== undefined && slug !== current.slug) {
-    const owner = await repo.findTermIdBySlug(ctx.db, taxonomy.key, slug);
+    const owner = await repo.findTermIdBySlug(terms.db, taxonomy.key, slug);
     if (owner !== undefined && owner !== id) throw termExists(taxonomy, owner, true);
   }
   const description = input.description !== undefined ? sanitizeHtml(input.description) : undefined;
@@ -260,11 +260,12 @@ export async function updateTerm(
 
 /** Permanent delete (API.md §13): returns the term as it was. */
 export async function deleteTerm(
+  terms: TermsModule,
   ctx: RequestContext,
   taxonomy: Taxonomy,
   id: number,
 ): Promise<{ row: repo.TermRow; tree: repo.SlugTreeMap }> {
-  const before = await getTerm(ctx, taxonomy, id);
+  const before = await getTerm(terms, ctx, taxonomy, id);
   requireManage(ctx, taxonomy);
   await ctx.write((trx) => repo.deleteTerm(trx, id, before.row.parent_id));
   return before;
@@ -302,19 +303,18 @@ export async function findOrCreateTermByName(
 
 /** The terms of each event in link order; term rows are reused until data changes (cache/rows.ts). */
 export async function termsOfLinks(
+  terms: TermsModule,
   ctx: RequestContext,
-  state: TermsState,
   links: readonly { event_id: number; term_id: number }[],
-  db: Executor = ctx.db,
+  db: Executor = terms.db,
 ): Promise<Map<number, repo.TermRow[]>> {
-  const languages = { lang: ctx.lang, defaultLang: ctx.config.defaultLanguage };
-  const version = db === ctx.db ? await ctx.dataVersion() : undefined;
+  const version = db === terms.db ? await ctx.dataVersion() : undefined;
   const rows = await rowsById(
-    state.rows,
+    terms.state.rows,
     version,
     (id) => `${id}|${ctx.lang}`,
     links.map((link) => link.term_id),
-    (missing) => repo.findTermsByIds(db, missing, languages),
+    (missing) => repo.findTermsByIds(db, missing, languages(terms, ctx)),
   );
   const result = new Map<number, repo.TermRow[]>();
   for (const link of links) {

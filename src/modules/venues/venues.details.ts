@@ -1,6 +1,12 @@
+import type { ArgsInput } from '../../http/args.js';
+import type { LinkedDetails } from '../linked/linked.repository.js';
+import type { venueFields } from './venues.schemas.js';
+
+type VenueArgs = ArgsInput<typeof venueFields>;
+
 /** Venue columns from validated arguments; on create, TEC's defaults (show_map true, stateprovince). */
-export function venueDetails(args: Record<string, unknown>, mode: 'create' | 'update'): Record<string, unknown> {
-  const details: Record<string, unknown> = {};
+export function venueDetails(args: VenueArgs, mode: 'create' | 'update'): LinkedDetails {
+  const details: LinkedDetails = {};
   for (const column of [
     'address',
     'city',
@@ -13,11 +19,13 @@ export function venueDetails(args: Record<string, unknown>, mode: 'create' | 'up
     'stateprovince',
     'geo_lat',
     'geo_lng',
-  ]) {
-    if (args[column] !== undefined) details[column] = args[column];
+  ] as const) {
+    const value = args[column];
+    if (value !== undefined) details[column] = value;
   }
-  for (const flag of ['show_map', 'show_map_link']) {
-    if (args[flag] !== undefined) details[flag] = args[flag] ? 1 : 0;
+  for (const flag of ['show_map', 'show_map_link'] as const) {
+    const value = args[flag];
+    if (value !== undefined) details[flag] = value ? 1 : 0;
     else if (mode === 'create') details[flag] = 1;
   }
   if (mode === 'create' && args.stateprovince === undefined) details.stateprovince = defaultStateProvince(args);
@@ -25,7 +33,7 @@ export function venueDetails(args: Record<string, unknown>, mode: 'create' | 'up
 }
 
 /** TEC: the state in the United States (or with no country), else the province. */
-function defaultStateProvince(args: Record<string, unknown>): string {
+function defaultStateProvince(args: VenueArgs): string {
   const country = typeof args.country === 'string' ? args.country.trim().toLowerCase() : '';
   const state = typeof args.state === 'string' ? args.state : '';
   const province = typeof args.province === 'string' ? args.province : '';

@@ -1,15 +1,15 @@
 import { Type } from '@sinclair/typebox';
-import { arg } from '../../http/args.js';
+import { arg, required } from '../../http/args.js';
 import { postListSchema } from '../../http/schemas.js';
 import { coordinateArg } from '../posts/posts.args.js';
 import { TranslationsSchema } from '../posts/posts.translations.js';
 import {
-  createArgs,
-  commonWriteArgs,
   GlobalIdFields,
   JsonLdSchema,
   listArgs,
+  nameArg,
   postHeadFields,
+  postWriteArgs,
 } from '../linked/linked.schemas.js';
 
 const text = Type.Optional(Type.String());
@@ -40,7 +40,7 @@ export const VenueSchema = Type.Object(
 
 export const venueListSchema = postListSchema('venues', VenueSchema);
 
-const venueFields = {
+export const venueFields = {
   show_map: arg.boolean({ description: 'Whether events at the venue show a map' }),
   show_map_link: arg.boolean({ description: 'Whether events at the venue show a map link' }),
   address: arg.text({ description: 'The venue address' }),
@@ -56,6 +56,7 @@ const venueFields = {
   geo_lng: coordinateArg('The venue longitude (-180 to 180)', 180),
 };
 
-export const venueCreateArgs = createArgs('venue', venueFields);
-export const venueUpdateArgs = { ...commonWriteArgs('venue'), ...venueFields };
+const { head, tail } = postWriteArgs('venue');
+export const venueCreateArgs = { ...head, venue: required(nameArg('venue')), ...tail, ...venueFields };
+export const venueUpdateArgs = { ...head, venue: nameArg('venue'), ...tail, ...venueFields };
 export const venueListArgs = listArgs('venues');

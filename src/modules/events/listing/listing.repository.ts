@@ -1,4 +1,4 @@
-import { sql, type Expression, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { expressionBuilder, sql, type Expression, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Caller } from '../../../auth/caller.js';
 import { callerCan } from '../../../auth/caller.js';
 import type { Database, Executor } from '../../../db/schema.js';
@@ -74,59 +74,110 @@ function withTerm(ids: number[]): Expression<SqlBool> {
 const hasSearch = (filter: EventFilter): filter is EventFilter & { search: SearchTerms } =>
   filter.search !== undefined && filter.search.include.length + filter.search.exclude.length > 0;
 
-/** The events table, or only the given candidates' rows, looked up one by one instead of scanning an index range. */
-function eventRows(db: Executor, filter: EventFilter) {
-  if (!filter.candidateIds) return db.selectFrom('events');
-  return db
-    .selectFrom(idTable(db, filter.candidateIds, 'candidate'))
-    .crossJoin('events')
-    .where(sql<SqlBool>`events.post_id = candidate.value`) as unknown as EventsTableQuery;
+/** Typed conditions on and references to the `events` table, whichever query they end up in. */
+const events = expressionBuilder<Database, 'events'>();
+
+/** What the listing runs on the filtered set: its selections are ordered, paged and executed. */
+interface RowsQuery<Row> {
+  orderBy(expression: Expression<unknown>): RowsQuery<Row>;
+  limit(limit: number): RowsQuery<Row>;
+  offset(offset: number): RowsQuery<Row>;
+  execute(): Promise<Row[]>;
+  executeTakeFirstOrThrow(): Promise<Row>;
 }
 
-/** The shape of a plain `SELECT … FROM events`, which the candidate join above reads like. */
-type EventsTableQuery = SelectQueryBuilder<Database, 'events', object>;
+/**
+ * The filtered set, selected as each caller needs it (building a selection runs nothing). Its query
+ * has one of three shapes (see filtered), all reading like `SELECT … FROM events`: each shape makes
+ * the selections, so callers get typed rows whatever the shape.
+ */
+interface FilteredSet {
+  ids: RowsQuery<{ id: number }>;
+  keys: RowsQuery<{ id: number; key: number }>;
+  count: RowsQuery<{ n: number }>;
+}
+
+/** The filtered events rows, also as the candidates that filtered may join with their posts rows. */
+interface EventRows extends FilteredSet {
+  candidates: Expression<{ post_id: number; start_key: number; status: string; author_id: number }>;
+}
+
+const ID = events.ref('events.post_id').as('id');
+const KEY = events.ref('events.start_key').as('key');
+const COUNT = events.fn.countAll<number>().as('n');
+const CANDIDATE = [
+  events.ref('events.post_id').as('post_id'),
+  events.ref('events.start_key').as('start_key'),
+  events.ref('events.status').as('status'),
+  events.ref('events.author_id').as('author_id'),
+];
 
 /** The conditions on the events table alone: they use the listing indexes (migration 0004). */
-function eventConditions(db: Executor, filter: EventFilter) {
-  let q = eventRows(db, filter)
-    .where(visibleTo('events', filter.caller, filter.statuses))
-    .where('events.hide_from_listings', '=', 0);
-  if (filter.startMin !== undefined) q = q.where('events.start_key', '>=', filter.startMin);
-  if (filter.startBefore !== undefined) q = q.where('events.start_key', '<', filter.startBefore);
-  if (filter.startAfter !== undefined) q = q.where('events.start_key', '>', filter.startAfter);
-  if (filter.endMax !== undefined) q = q.where('events.end_key', '<=', filter.endMax);
-  if (filter.endBefore !== undefined) q = q.where('events.end_key', '<', filter.endBefore);
+function eventConditions(db: Executor, filter: EventFilter): Expression<SqlBool>[] {
+  const conditions = [visibleTo('events', filter.caller, filter.statuses), events('events.hide_from_listings', '=', 0)];
+  if (filter.startMin !== undefined) conditions.push(events('events.start_key', '>=', filter.startMin));
+  if (filter.startBefore !== undefined) conditions.push(events('events.start_key', '<', filter.startBefore));
+  if (filter.startAfter !== undefined) conditions.push(events('events.start_key', '>', filter.startAfter));
+  if (filter.endMax !== undefined) conditions.push(events('events.end_key', '<=', filter.endMax));
+  if (filter.endBefore !== undefined) conditions.push(events('events.end_key', '<', filter.endBefore));
   // No event ends before it starts: an upper bound on the end bounds the start, and so the index range.
   const startCeiling = Math.min(filter.endMax ?? Infinity, (filter.endBefore ?? Infinity) - 1);
-  if (startCeiling !== Infinity) q = q.where('events.start_key', '<=', startCeiling);
-  if (filter.endAfter !== undefined) q = q.where('events.end_key', '>', filter.endAfter);
-  if (filter.categoryIds) q = q.where(withTerm(filter.categoryIds));
-  if (filter.tagIds) q = q.where(withTerm(filter.tagIds));
-  if (filter.venueIds) q = q.where('events.venue_id', 'in', filter.venueIds);
+  if (startCeiling !== Infinity) conditions.push(events('events.start_key', '<=', startCeiling));
+  if (filter.endAfter !== undefined) conditions.push(events('events.end_key', '>', filter.endAfter));
+  if (filter.categoryIds) conditions.push(withTerm(filter.categoryIds));
+  if (filter.tagIds) conditions.push(withTerm(filter.tagIds));
+  if (filter.venueIds) conditions.push(events('events.venue_id', 'in', filter.venueIds));
   if (filter.organizerIds) {
     const ids = filter.organizerIds;
-    q = q.where(
+    conditions.push(
       sql<SqlBool>`EXISTS (SELECT 1 FROM event_organizers eo WHERE eo.event_id = events.post_id AND eo.organizer_id IN (${sql.join(ids)}))`,
     );
   }
-  if (filter.featured !== undefined) q = q.where('events.featured', '=', filter.featured ? 1 : 0);
-  if (filter.include) q = q.where('events.post_id', 'in', filter.include);
+  if (filter.featured !== undefined) conditions.push(events('events.featured', '=', filter.featured ? 1 : 0));
+  if (filter.include) conditions.push(events('events.post_id', 'in', filter.include));
   // Candidates were narrowed by the same word index: applying it again would only cost.
   for (const word of filter.candidateIds ? [] : (filter.search?.include ?? [])) {
     const prefilter = mayContain(db, sql.ref('events.post_id'), word);
-    if (prefilter) q = q.where(prefilter);
+    if (prefilter) conditions.push(prefilter);
   }
   if (filter.geoloc)
-    q = q.where(
+    conditions.push(
       sql<SqlBool>`EXISTS (SELECT 1 FROM venues v WHERE v.post_id = events.venue_id AND v.geo_lat IS NOT NULL AND v.geo_lng IS NOT NULL)`,
     );
   if (filter.near) {
     const { lat, lng, radiusKm } = filter.near;
-    q = q.where(
+    conditions.push(
       sql<SqlBool>`EXISTS (SELECT 1 FROM venues v WHERE v.post_id = events.venue_id AND v.geo_lat IS NOT NULL AND v.geo_lng IS NOT NULL AND calendar_distance_km(${lat}, ${lng}, v.geo_lat, v.geo_lng) <= ${radiusKm})`,
     );
   }
-  return q;
+  return conditions;
+}
+
+function whereAll<DB, TB extends keyof DB>(
+  query: SelectQueryBuilder<DB, TB, object>,
+  conditions: readonly Expression<SqlBool>[],
+): SelectQueryBuilder<DB, TB, object> {
+  return conditions.reduce((q, condition) => q.where(condition), query);
+}
+
+/**
+ * The events table with the conditions, or only the given candidates' rows, looked up one by one
+ * instead of scanning an index range.
+ */
+function eventRows(db: Executor, filter: EventFilter): EventRows {
+  const conditions = eventConditions(db, filter);
+  if (!filter.candidateIds) {
+    const q = whereAll(db.selectFrom('events'), conditions);
+    return { ids: q.select(ID), keys: q.select([ID, KEY]), count: q.select(COUNT), candidates: q.select(CANDIDATE) };
+  }
+  const q = whereAll(
+    db
+      .selectFrom(idTable(db, filter.candidateIds, 'candidate'))
+      .crossJoin('events')
+      .where(sql<SqlBool>`events.post_id = candidate.value`),
+    conditions,
+  );
+  return { ids: q.select(ID), keys: q.select([ID, KEY]), count: q.select(COUNT), candidates: q.select(CANDIDATE) };
 }
 
 /**
@@ -135,14 +186,13 @@ function eventConditions(db: Executor, filter: EventFilter) {
  * long descriptions): the candidates are then narrowed on the events table first and materialised,
  * so that only their posts rows are read — both planners would otherwise read every row of the window.
  */
-function filtered(db: Executor, filter: EventFilter, languages: Languages) {
-  const base = eventConditions(db, filter);
-  if (!hasSearch(filter) && filter.parentId === undefined) return base;
-  const candidates = base.select(['events.post_id', 'events.start_key', 'events.status', 'events.author_id']);
+function filtered(db: Executor, filter: EventFilter, languages: Languages): FilteredSet {
+  const rows = eventRows(db, filter);
+  if (!hasSearch(filter) && filter.parentId === undefined) return rows;
   let q = db
     .with(
       (cte) => cte('candidates').materialized(),
-      () => candidates,
+      () => rows.candidates,
     )
     .selectFrom('candidates as events')
     .innerJoin('posts', 'posts.id', 'events.post_id')
@@ -151,10 +201,10 @@ function filtered(db: Executor, filter: EventFilter, languages: Languages) {
     )
     .leftJoin('post_translations as tr_def', (join) =>
       join.onRef('tr_def.post_id', '=', 'events.post_id').on('tr_def.lang', '=', languages.defaultLang),
-    ) as unknown as typeof base;
+    );
   if (filter.parentId !== undefined) q = q.where(sql<SqlBool>`posts.parent_id = ${filter.parentId}`);
   if (hasSearch(filter)) q = q.where(searchCondition(db, filter.search, filter, languages));
-  return q;
+  return { ids: q.select(ID), keys: q.select([ID, KEY]), count: q.select(COUNT) };
 }
 
 /**
@@ -168,18 +218,18 @@ export async function listEventIds(
   limit?: number,
   offset = 0,
 ): Promise<number[]> {
-  let q = filtered(db, filter, languages).select('events.post_id as id');
-  if (filter.include) {
-    const cases = sql.join(
-      filter.include.map((id, i) => sql`WHEN ${id} THEN ${i}`),
-      sql` `,
-    );
-    q = q.orderBy(sql`CASE events.post_id ${cases} END`).orderBy('events.post_id');
-  } else {
-    q = q.orderBy('events.start_key').orderBy('events.post_id');
-  }
-  if (limit !== undefined) q = q.limit(limit).offset(offset);
-  return (await q.execute()).map((row) => row.id);
+  const order = filter.include
+    ? [
+        sql`CASE events.post_id ${sql.join(
+          filter.include.map((id, i) => sql`WHEN ${id} THEN ${i}`),
+          sql` `,
+        )} END`,
+        events.ref('events.post_id'),
+      ]
+    : [events.ref('events.start_key'), events.ref('events.post_id')];
+  const ordered = order.reduce((q, key) => q.orderBy(key), filtered(db, filter, languages).ids);
+  const rows = await (limit === undefined ? ordered : ordered.limit(limit).offset(offset)).execute();
+  return rows.map((row) => row.id);
 }
 
 /** The filtered set in list order with each event's start key (for merging with other ordered ids). */
@@ -189,15 +239,12 @@ export async function listEventKeys(
   languages: Languages,
 ): Promise<{ id: number; key: number }[]> {
   return filtered(db, filter, languages)
-    .select(['events.post_id as id', 'events.start_key as key'])
-    .orderBy('events.start_key')
-    .orderBy('events.post_id')
+    .keys.orderBy(events.ref('events.start_key'))
+    .orderBy(events.ref('events.post_id'))
     .execute();
 }
 
 export async function countEvents(db: Executor, filter: EventFilter, languages: Languages): Promise<number> {
-  const row = await filtered(db, filter, languages)
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
+  const row = await filtered(db, filter, languages).count.executeTakeFirstOrThrow();
   return Number(row.n);
 }
