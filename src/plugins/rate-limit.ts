@@ -96,6 +96,11 @@ export class RateLimits {
     return proxyAddr(request, this.trusted);
   }
 
+  /** Whether requests without credentials are counted (RATE_LIMIT_PER_MINUTE is on). */
+  get countsAnonymous(): boolean {
+    return this.requests !== null;
+  }
+
   /** Counts a request without credentials against its IP's budget, once per request. */
   anonymous(request: IncomingMessage): RateCount | null {
     if (request.calendarRateCount === undefined) {
@@ -146,6 +151,8 @@ function exempt(request: FastifyRequest): boolean {
  * `onFailedAuthentication` once the request context knows the caller.
  */
 export function registerRateLimits(app: FastifyInstance, limits: RateLimits): void {
+  // Off, the hook would still cost every request its call.
+  if (!limits.countsAnonymous) return;
   app.addHook('onRequest', async (request, reply) => {
     if (exempt(request) || hasCredentials(request.raw)) return;
     limits.enforce(reply, limits.anonymous(request.raw));
