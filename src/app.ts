@@ -19,7 +19,17 @@ import { registerTermRoutes } from './modules/terms/terms.routes.js';
 import { registerVenueRoutes } from './modules/venues/venues.routes.js';
 import { registerDocumentation, registerOptionsRoutes } from './plugins/documentation.js';
 import { registerRequestContext } from './plugins/request-context.js';
-import { registerResponseCache, ResponseCache, serverWithCacheFront } from './plugins/response-cache.js';
+import { registerCompression } from './plugins/compression.js';
+import { Cors, registerCors } from './plugins/cors.js';
+import { Metrics, registerMetrics } from './plugins/metrics.js';
+import { registerOperations } from './plugins/operations.js';
+import { authenticationGuard, RateLimits, registerRateLimits } from './plugins/rate-limit.js';
+import {
+  registerResponseCache,
+  ResponseCache,
+  serverWithCacheFront,
+  type FrontHooks,
+} from './plugins/response-cache.js';
 import { cacheMaker } from './cache/maker.js';
 import { dataVersionOf } from './changes/data-version.js';
 import { Writes } from './changes/writes.js';
@@ -77,6 +87,20 @@ function logRequest(request: { method: string; url: string }): { method: string;
   return { method: request.method, url: request.url.replace(/([?&]password=)[^&]*/gi, '$1***') };
 }
 
+/** The cache front's share of rate limits, CORS and metrics, for the hits it answers before Fastify. */
+function frontHooks(limits: RateLimits, cors: Cors, metrics: Metrics): FrontHooks {
+  return {
+    admit: (request) => limits.anonymous(request)?.over !== true,
+    headers: (request, stored) => {
+      const count = request.calendarRateCount;
+      const allow = cors.allow(request.headers.origin, true);
+      if (!count && !allow) return stored;
+      return { ...stored, ...(count ? limits.headers(count) : {}), ...allow };
+    },
+    sent: (route, started) => metrics.observe('GET', route, 200, (performance.now() - started) / 1000),
+  };
+}
+
 /** Builds the application (plugins, modules, error handling) without listening. */
 /**
  * Slow clients (API.md §25.3): headers within 10 s, the whole request within 30 s, idle keep-alive
@@ -104,9 +128,18 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const clock = options.clock ?? (() => new Date());
   const responseCache =
     config.acceleration && config.responseCache ? new ResponseCache(version, config.siteTimezone, clock) : null;
+  const limits = new RateLimits(config, clock);
+  const cors = new Cors(config.corsOrigins);
+  const metrics = new Metrics({ pool: () => handle.poolStats(), cacheLookups: responseCache?.lookups ?? null });
+  const front = frontHooks(limits, cors, metrics);
   const app: FastifyInstance = Fastify({
     logger: options.logger ?? { level: config.logLevel, serializers: { req: logRequest } },
-    ...(responseCache ? { serverFactory: serverWithCacheFront(responseCache, () => app.log) as never } : {}),
+    ...(responseCache ? { serverFactory: serverWithCacheFront(responseCache, front, () => app.log) as never } : {}),
+    // The same proxies the rate limits trust, so that logs show the client they count.
+    trustProxy: config.trustProxy.length > 0 ? [...config.trustProxy] : false,
+    // Requests arriving during a graceful shutdown are served (the database closes after the
+    // server); Fastify's own 503 would also answer `/ready`, whose 503 says the same in the contract's form.
+    return503OnClosing: false,
     bodyLimit: config.bodyLimit,
     ...SLOW_CLIENT_TIMEOUTS,
     rewriteUrl: rewriteUrlFor(config),
@@ -141,11 +174,18 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   registerBodyParsers(app);
   registerErrorHandling(app, config);
-  registerRequestContext(app, state, keep<CredentialRow>(1_000, 1_000));
+  // CORS first, so that every answer (a 429 too) is readable cross-origin; then the rate limits,
+  // before anything else is done for the request (API.md §25.1, §25.2).
+  registerCors(app, cors);
+  registerRateLimits(app, limits);
+  registerRequestContext(app, state, keep<CredentialRow>(1_000, 1_000), authenticationGuard(limits));
   app.addHook('onSend', async (request, reply) => {
     reply.header('Content-Language', request.calendarContext?.lang ?? config.defaultLanguage);
   });
+  // Before the response cache's own onSend hook, which keeps the bytes as compressed.
+  registerCompression(app);
   if (responseCache) registerResponseCache(app, version, responseCache);
+  registerMetrics(app, metrics);
 
   const registry = new RouteRegistry();
   await registerDocumentation(app, registry, config);
@@ -155,12 +195,6 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   registerTermRoutes(app, registry, terms);
   registerOptionsRoutes(app, registry);
   registerPageRoutes(app, events);
-  // `search_index`: whether the in-memory search candidates are built (at a million events that
-  // takes seconds after start; `npm run bench` waits for it before measuring); always `ready` with ACCELERATION=off.
-  const health = { type: 'object', properties: { status: { type: 'string' }, search_index: { type: 'string' } } };
-  app.get('/health', { schema: { hide: true, response: { 200: health } } }, async () => ({
-    status: 'ok',
-    search_index: events.searchIndexState(),
-  }));
+  registerOperations(app, config, { db: handle.db, metrics, searchIndexState: () => events.searchIndexState() });
   return app;
 }

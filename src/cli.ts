@@ -8,7 +8,9 @@ import { parseArgs } from 'node:util';
 import { dataVersionOf } from './changes/data-version.js';
 import { Writes } from './changes/writes.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { connect } from './db/connect.js';
+import type SQLite from 'better-sqlite3';
+import { backupSqlite, postgresBackupAdvice } from './db/backup.js';
+import { connect, dialectOf } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
 import { syncSiteTimezone } from './modules/events/events.maintenance.js';
 import type { Db } from './db/schema.js';
@@ -40,10 +42,13 @@ type OptionName = 'role' | 'name' | 'events';
 interface Input {
   readonly args: readonly string[];
   readonly options: Partial<Record<OptionName, string>>;
+  readonly force: boolean;
 }
 
 interface Context extends Input {
   readonly db: Db;
+  /** The SQLite connection itself, on SQLite. */
+  readonly sqlite: SQLite.Database | undefined;
   readonly config: Config;
   /** Migration steps applied by this run, before the command. */
   readonly applied: readonly string[];
@@ -57,6 +62,10 @@ interface Command {
   readonly args: readonly string[];
   readonly options?: readonly OptionName[];
   readonly required?: readonly OptionName[];
+  /** Takes `--force`. */
+  readonly force?: boolean;
+  /** Why the command does not run on PostgreSQL and what to do instead (exit 2, nothing connected). */
+  onPostgres?(args: readonly string[]): string;
   /** Writes content (events, venues…) that running servers may hold in their caches. */
   readonly writesContent?: boolean;
   /** Returns the lines for standard output. */
@@ -164,6 +173,18 @@ const COMMANDS: Record<string, Command> = {
       ];
     },
   },
+  backup: {
+    synopsis: 'backup <file> [--force]',
+    summary: 'SQLite: copy the database while servers run (--force overwrites <file>); PostgreSQL: use pg_dump',
+    args: ['file'],
+    force: true,
+    onPostgres: ([file]) => postgresBackupAdvice(file),
+    run: async ({ sqlite, args: [file], force }) => {
+      if (!sqlite) throw new Error('backup needs a SQLite database');
+      const { path, bytes } = await backupSqlite(sqlite, file, force);
+      return [`Backed up the database to ${path} (${bytes} bytes).`];
+    },
+  },
   'app-password:revoke': {
     synopsis: 'app-password:revoke <login> <id>',
     summary: 'revoke one application password',
@@ -199,6 +220,7 @@ function parse(argv: readonly string[]): {
         role: { type: 'string' },
         name: { type: 'string' },
         events: { type: 'string' },
+        force: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
       allowPositionals: true,
@@ -228,6 +250,12 @@ function checkOptions(
   return options;
 }
 
+function checkForce(name: string, command: Command, values: Record<string, string | boolean | undefined>): boolean {
+  if (values.force !== true) return false;
+  if (!command.force) throw new UsageError(`${name} does not take --force`);
+  return true;
+}
+
 function checkArgs(command: Command, args: string[]): string[] {
   if (args.length < command.args.length) {
     throw new UsageError(`missing <${command.args[args.length]}> (usage: ${command.synopsis})`);
@@ -249,18 +277,25 @@ function parseCommandLine(argv: readonly string[]): Parsed {
   return {
     kind: 'run',
     command,
-    input: { args: checkArgs(command, args), options: checkOptions(name, command, values) },
+    input: {
+      args: checkArgs(command, args),
+      options: checkOptions(name, command, values),
+      force: checkForce(name, command, values),
+    },
   };
 }
 
 async function execute(config: Config, command: Command, input: Input): Promise<string[]> {
+  if (command.onPostgres && dialectOf(config.databaseUrl) === 'postgres') {
+    throw new UsageError(command.onPostgres(input.args));
+  }
   const handle = connect(config.databaseUrl);
   try {
     const applied = await migrateToLatest(handle.db, handle.dialect);
     // As the server does at start: all-day events written here are keyed in the site zone, and a
     // server started next must not rekey every one of them (50,000 at a million seeded events).
     await syncSiteTimezone(handle.db, new Writes(handle.db, dataVersionOf(handle)), config);
-    const lines = await command.run({ ...input, db: handle.db, config, applied, now: now() });
+    const lines = await command.run({ ...input, db: handle.db, sqlite: handle.sqlite, config, applied, now: now() });
     // Running servers drop their caches when the data version moves (changes/data-version.ts). On SQLite
     // our commits already moved it; on PostgreSQL the shared row must be bumped. Changes to users and
     // application passwords move it in their own transaction (migration 0009).

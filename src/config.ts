@@ -1,3 +1,4 @@
+import proxyAddr from '@fastify/proxy-addr';
 import { isLanguage, LANGUAGES, type Language } from './i18n/languages.js';
 import { isValidTimezone } from './domain/timezones.js';
 
@@ -19,6 +20,16 @@ export interface Config {
   readonly responseCache: boolean;
   /** ACCELERATION=off runs every read on its plain path: no caches, no in-memory search (the reference behaviour). */
   readonly acceleration: boolean;
+  /** Requests per minute and client (API.md §25.1); 0 is off. */
+  readonly rateLimitPerMinute: number;
+  readonly rateLimitWritesPerMinute: number;
+  readonly rateLimitFailedAuthPerMinute: number;
+  /** Proxies (addresses, CIDRs) whose `X-Forwarded-For` names the client (§25.1). */
+  readonly trustProxy: readonly string[];
+  /** Origins given CORS headers (§25.2): a list, `'*'`, or none when empty. */
+  readonly corsOrigins: readonly string[] | '*';
+  /** Bearer token `/metrics` asks for (§25.4); open when unset. A secret: never logged. */
+  readonly metricsToken: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -41,6 +52,53 @@ function positiveInt(env: Env, name: string, fallback: number, max = 65535 * 100
     throw new ConfigError(name, `must be a positive integer, got "${raw}"`);
   }
   return Number(raw);
+}
+
+function perMinute(env: Env, name: string): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return 0;
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(Number(raw))) {
+    throw new ConfigError(name, `must be a whole number of requests per minute (0: off), got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function list(env: Env, name: string): string[] {
+  return (env[name] ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+}
+
+function trustProxy(env: Env): string[] {
+  const proxies = list(env, 'TRUST_PROXY');
+  try {
+    proxyAddr.compile(proxies);
+  } catch (error) {
+    throw new ConfigError('TRUST_PROXY', `must list IP addresses or CIDRs: ${(error as Error).message}`);
+  }
+  return proxies;
+}
+
+/** Origins as browsers send them in `Origin`: scheme, host and port only, lower case, no trailing slash. */
+function corsOrigins(env: Env): string[] | '*' {
+  const origins = list(env, 'CORS_ORIGINS');
+  if (origins.length === 1 && origins[0] === '*') return '*';
+  return origins.map((origin) => {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin.toLowerCase().replace(/\/$/, '')) {
+      throw new ConfigError(
+        'CORS_ORIGINS',
+        `must be "*" or a comma-separated list of origins such as "https://example.org", got "${origin}"`,
+      );
+    }
+    return parsed.origin;
+  });
 }
 
 function databaseUrl(env: Env): string {
@@ -118,5 +176,11 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimit: 1024 * 1024,
     responseCache: onOff(env, 'RESPONSE_CACHE'),
     acceleration,
+    rateLimitPerMinute: perMinute(env, 'RATE_LIMIT_PER_MINUTE'),
+    rateLimitWritesPerMinute: perMinute(env, 'RATE_LIMIT_WRITES_PER_MINUTE'),
+    rateLimitFailedAuthPerMinute: perMinute(env, 'RATE_LIMIT_FAILED_AUTH_PER_MINUTE'),
+    trustProxy: trustProxy(env),
+    corsOrigins: corsOrigins(env),
+    metricsToken: env.METRICS_TOKEN || undefined,
   });
 }

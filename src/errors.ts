@@ -20,6 +20,7 @@ export const ERRORS = {
   rest_uri_too_long: { status: 414, message: 'rest_uri_too_long' },
   rest_headers_too_large: { status: 431, message: 'rest_headers_too_large' },
   rest_internal_error: { status: 500, message: 'rest_internal_error' },
+  rest_too_many_requests: { status: 429, message: 'rest_too_many_requests' },
   'rest-event-not-found': { status: 404, message: 'rest_event_not_found' },
   'rest-invalid-event-id': { status: 400, message: 'rest_invalid_event_id' },
   'event-no-longer-available': { status: 403, message: 'event_no_longer_available' },

@@ -4,6 +4,8 @@
 export interface CachedResponse {
   headers: Record<string, string>;
   body: Buffer;
+  /** The route pattern it answered (the `route` label of metrics, plugins/metrics.ts). */
+  route: string;
 }
 
 /**

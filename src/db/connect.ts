@@ -20,7 +20,15 @@ export interface DatabaseHandle {
   readonly offThread?: OffThreadReader;
   /** PostgreSQL: a connection of its own for the data version read of every request (changes/data-version.ts). */
   readonly direct?: DirectReader;
+  /** Connections in use and idle, and queries waiting for one (`/metrics`, API.md §25.4). */
+  poolStats(): PoolStats;
   close(): Promise<void>;
+}
+
+export interface PoolStats {
+  readonly idle: number;
+  readonly busy: number;
+  readonly waiting: number;
 }
 
 // BIGINT columns hold ids and Unix seconds, far below 2^53: read them as numbers, not strings.
@@ -151,6 +159,9 @@ export function connect(url: string): DatabaseHandle {
       dialect,
       sqlite,
       offThread,
+      // One connection; Kysely queues queries behind an open transaction, and that queue is not
+      // visible, so `waiting` stays 0 and `busy` says whether a transaction is open.
+      poolStats: () => ({ idle: sqlite.inTransaction ? 0 : 1, busy: sqlite.inTransaction ? 1 : 0, waiting: 0 }),
       close: async () => Promise.all([db.destroy(), offThread?.close()]).then(() => undefined),
     };
   }
@@ -160,5 +171,15 @@ export function connect(url: string): DatabaseHandle {
   pool.on('error', () => undefined);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool) }) });
   const direct = new DirectReader(url);
-  return { db, dialect, direct, close: async () => Promise.all([db.destroy(), direct.close()]).then(() => undefined) };
+  return {
+    db,
+    dialect,
+    direct,
+    poolStats: () => ({
+      idle: pool.idleCount,
+      busy: pool.totalCount - pool.idleCount,
+      waiting: pool.waitingCount,
+    }),
+    close: async () => Promise.all([db.destroy(), direct.close()]).then(() => undefined),
+  };
 }

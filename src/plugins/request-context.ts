@@ -13,6 +13,7 @@ import type { LanguageForm } from '../http/urls.js';
 import type { Language } from '../i18n/languages.js';
 import type { CredentialRow } from '../modules/users/users.repository.js';
 import { authenticate } from '../modules/users/users.service.js';
+import type { AuthenticationGuard } from './rate-limit.js';
 
 declare module 'http' {
   interface IncomingMessage {
@@ -86,19 +87,30 @@ export async function resolveCaller(
 }
 
 /**
- * Gives every request its context; `credentialRows` keeps application passwords found, by hash
- * (on PostgreSQL a lookup is a round trip on every authenticated request).
+ * Gives every request but the operational ones (`/health`, `/ready`, `/metrics`) its context;
+ * `credentialRows` keeps application passwords found, by hash (on PostgreSQL a lookup is a round
+ * trip on every authenticated request); `guard` applies the rate limits that depend on the caller.
  */
 export function registerRequestContext(
   app: FastifyInstance,
   state: ContextSource,
   credentialRows: VersionedCache<CredentialRow>,
+  guard: AuthenticationGuard,
 ): void {
   app.decorateRequest('calendarContext', null);
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', async (request, reply) => {
+    if (request.routeOptions.config.operational) return;
     const language = resolveLanguage(request, state.config.defaultLanguage);
     const dataVersion = versionOnce(state);
-    const caller = await resolveCaller(state, credentialRows, request.headers.authorization, dataVersion);
+    let caller: Caller | null;
+    try {
+      caller = await resolveCaller(state, credentialRows, request.headers.authorization, dataVersion);
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'incorrect_password')
+        guard.onFailedAuthentication(request, reply);
+      throw error;
+    }
+    guard.onAuthentication(request, reply, caller);
     request.calendarContext = createContext(state, language, caller, dataVersion);
   });
 }

@@ -8,6 +8,8 @@ import { MB } from '../cache/maker.js';
 import { formatSecondsInZone } from '../domain/dates.js';
 import { zoneOf } from '../domain/timezones.js';
 import { NAMESPACE } from '../http/urls.js';
+import { negotiateEncoding, type Encoding } from './compression.js';
+import type { CacheLookups } from './metrics.js';
 
 declare module 'http' {
   interface IncomingMessage {
@@ -32,6 +34,8 @@ const KEPT_HEADERS = [
   'x-wp-total',
   'x-wp-totalpages',
   'link',
+  'content-encoding',
+  'vary',
 ];
 
 /** Keys whose requests are counted, and requests between two halvings of the counts (FrequencyAdmission). */
@@ -40,6 +44,16 @@ const AGING_PERIOD = 50_000;
 
 function anonymousGet(request: IncomingMessage): boolean {
   return request.method === 'GET' && !request.headers.authorization;
+}
+
+/** What the front does besides the cache: rate limits, CORS and metrics (composed in app.ts). */
+export interface FrontHooks {
+  /** Counts the request against its budget; false hands it to Fastify, which answers 429. */
+  admit(request: IncomingMessage): boolean;
+  /** The headers a hit is sent with to this request. */
+  headers(request: IncomingMessage, stored: Record<string, string>): Record<string, string>;
+  /** A hit was sent; `started` is from performance.now(). */
+  sent(route: string, started: number): void;
 }
 
 /**
@@ -55,6 +69,9 @@ export class ResponseCache {
 
   private readonly responses = new VersionedCache<CachedResponse>(5_000, 12 * MB, (response) => response.body.length);
 
+  /** Requests answered from the cache and not, for `/metrics`. */
+  readonly lookups: { -readonly [K in keyof CacheLookups]: number } = { hit: 0, miss: 0 };
+
   constructor(
     private readonly version: DataVersion,
     private readonly siteTimezone: string,
@@ -62,25 +79,29 @@ export class ResponseCache {
   ) {}
 
   /**
-   * A response is keyed by the URL as received (base path, language segment and query included)
-   * and by "now" as far as it depends on it: the default date window on the site-zone day,
-   * `only_with_upcoming` on the second.
+   * A response is keyed by the URL as received (base path, language segment and query included),
+   * by the content encoding it is sent in (compression.ts), and by "now" as far as it depends on
+   * it: the default date window on the site-zone day, `only_with_upcoming` on the second.
    */
-  keyOf(receivedUrl: string): string {
+  keyOf(receivedUrl: string, encoding: Encoding | null): string {
     const name = this.siteTimezone;
     const now = formatSecondsInZone(Math.floor(this.clock().getTime() / 1000), zoneOf(name), name);
-    return `${receivedUrl.includes('only_with_upcoming') ? now : now.slice(0, 10)}|${receivedUrl}`;
+    return `${receivedUrl.includes('only_with_upcoming') ? now : now.slice(0, 10)}|${encoding ?? ''}|${receivedUrl}`;
   }
 
   /** The entry current at `version`, counted as asked for when found. */
   currentHit(key: string, version: string): CachedResponse | undefined {
     const hit = this.responses.get(key, version);
-    if (hit) this.admission.record(key);
+    if (hit) {
+      this.admission.record(key);
+      this.lookups.hit++;
+    }
     return hit;
   }
 
   /** Counts a request that has no current entry; returns how often its key was asked for. */
   recordMiss(key: string): number {
+    this.lookups.miss++;
     return this.admission.record(key);
   }
 
@@ -99,26 +120,30 @@ export class ResponseCache {
     this.responses.set(key, version, {
       headers,
       body: typeof payload === 'string' ? ownBuffer(payload) : Buffer.from(payload),
+      route: reply.request.routeOptions.url ?? '',
     });
   }
 
   /**
    * A request listener that answers current hits itself and hands everything else to `next`
-   * (Fastify). It reads the data version only when an entry of some version is under the key.
+   * (Fastify). It reads the data version only when an entry of some version is under the key, and
+   * only once the request is within its rate limit.
    */
-  front(next: RequestListener, log: () => FastifyBaseLogger): RequestListener {
+  front(next: RequestListener, hooks: FrontHooks, log: () => FastifyBaseLogger): RequestListener {
     return (request, response) => {
       if (!anonymousGet(request)) return next(request, response);
-      const key = this.keyOf(request.url ?? '/');
+      const key = this.keyOf(request.url ?? '/', negotiateEncoding(request.headers['accept-encoding']));
       request.calendarCacheKey = key;
-      if (!this.responses.has(key)) return next(request, response);
+      if (!this.responses.has(key) || !hooks.admit(request)) return next(request, response);
+      const started = performance.now();
       this.version
         .current()
         .then(
           (version) => {
             const hit = this.currentHit(key, version);
             if (!hit) return next(request, response);
-            response.writeHead(200, hit.headers).end(hit.body);
+            response.writeHead(200, hooks.headers(request, hit.headers)).end(hit.body);
+            hooks.sent(hit.route, started);
             // Fastify logs the requests it handles; a hit it never sees is logged here alike.
             log().info({ req: request, res: { statusCode: 200 }, cache: 'hit' }, 'request completed');
           },
@@ -143,9 +168,9 @@ interface HttpServerOptions {
 }
 
 /** A Fastify `serverFactory`: an HTTP server like Fastify's own whose requests pass the cache's front first. */
-export function serverWithCacheFront(cache: ResponseCache, log: () => FastifyBaseLogger) {
+export function serverWithCacheFront(cache: ResponseCache, hooks: FrontHooks, log: () => FastifyBaseLogger) {
   return (handler: RequestListener, options: HttpServerOptions): Server => {
-    const server = createServer(options.http ?? {}, cache.front(handler, log));
+    const server = createServer(options.http ?? {}, cache.front(handler, hooks, log));
     server.keepAliveTimeout = options.keepAliveTimeout;
     server.requestTimeout = options.requestTimeout;
     server.setTimeout(options.connectionTimeout);
@@ -169,7 +194,9 @@ export function registerResponseCache(app: FastifyInstance, version: DataVersion
   app.decorateRequest('responseCacheAsked', 0);
   app.addHook('preHandler', async (request, reply) => {
     if (!cacheable(request)) return;
-    const key = request.raw.calendarCacheKey ?? cache.keyOf(request.originalUrl);
+    const key =
+      request.raw.calendarCacheKey ??
+      cache.keyOf(request.originalUrl, negotiateEncoding(request.headers['accept-encoding']));
     // The request's own version read: handlers reuse it for their fragment and count caches.
     const current = await (request.calendarContext?.dataVersion() ?? version.current());
     const hit = cache.currentHit(key, current);

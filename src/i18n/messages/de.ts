@@ -9,6 +9,7 @@ export const de: Catalogue = {
   incorrect_password: 'Das angegebene Passwort ist kein gültiges Anwendungspasswort.',
   rest_payload_too_large: 'Der Anfrage-Body ist größer als die zulässigen {limit} Bytes.',
   rest_internal_error: 'Ein unerwarteter Fehler ist aufgetreten. Die Details wurden protokolliert.',
+  rest_too_many_requests: 'Zu viele Anfragen; bitte in {seconds} Sekunden erneut versuchen.',
   invalid_parameter: 'Ungültiger Parameter.',
   not_of_type: '{param} ist nicht vom Typ {type}.',
   not_one_of: '{param} ist keiner der Werte {values}.',

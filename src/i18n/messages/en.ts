@@ -11,6 +11,7 @@ export const en = {
   incorrect_password: 'The provided password is an invalid application password.',
   rest_payload_too_large: 'The request body is larger than the allowed {limit} bytes.',
   rest_internal_error: 'An unexpected error occurred. The details have been logged.',
+  rest_too_many_requests: 'Too many requests; retry in {seconds} seconds.',
   invalid_parameter: 'Invalid parameter.',
   not_of_type: '{param} is not of type {type}.',
   not_one_of: '{param} is not one of {values}.',

@@ -9,6 +9,7 @@ export const es: Catalogue = {
   incorrect_password: 'La contraseña proporcionada no es una contraseña de aplicación válida.',
   rest_payload_too_large: 'El cuerpo de la solicitud supera los {limit} bytes permitidos.',
   rest_internal_error: 'Se ha producido un error inesperado. Los detalles se han registrado.',
+  rest_too_many_requests: 'Demasiadas solicitudes; vuelve a intentarlo en {seconds} segundos.',
   invalid_parameter: 'Parámetro no válido.',
   not_of_type: '{param} no es de tipo {type}.',
   not_one_of: '{param} no es uno de {values}.',

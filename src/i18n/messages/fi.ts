@@ -9,6 +9,7 @@ export const fi: Catalogue = {
   incorrect_password: 'Annettu salasana ei ole kelvollinen sovellussalasana.',
   rest_payload_too_large: 'Pyynnön runko ylittää sallitun {limit} tavun rajan.',
   rest_internal_error: 'Tapahtui odottamaton virhe. Tiedot on kirjattu lokiin.',
+  rest_too_many_requests: 'Liian monta pyyntöä; yritä uudelleen {seconds} sekunnin kuluttua.',
   invalid_parameter: 'Virheellinen parametri.',
   not_of_type: '{param} ei ole tyyppiä {type}.',
   not_one_of: '{param} ei ole mikään arvoista {values}.',

@@ -9,6 +9,7 @@ export const fr: Catalogue = {
   incorrect_password: "Le mot de passe fourni n'est pas un mot de passe d'application valide.",
   rest_payload_too_large: 'Le corps de la requête dépasse la limite autorisée de {limit} octets.',
   rest_internal_error: "Une erreur inattendue s'est produite. Les détails ont été journalisés.",
+  rest_too_many_requests: 'Trop de requêtes ; réessayez dans {seconds} secondes.',
   invalid_parameter: 'Paramètre non valide.',
   not_of_type: "{param} n'est pas de type {type}.",
   not_one_of: '{param} ne fait pas partie de {values}.',

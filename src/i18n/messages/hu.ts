@@ -9,6 +9,7 @@ export const hu: Catalogue = {
   incorrect_password: 'A megadott jelszó nem érvényes alkalmazásjelszó.',
   rest_payload_too_large: 'A kérés törzse nagyobb a megengedett {limit} bájtnál.',
   rest_internal_error: 'Váratlan hiba történt. A részleteket naplóztuk.',
+  rest_too_many_requests: 'Túl sok kérés; próbálja újra {seconds} másodperc múlva.',
   invalid_parameter: 'Érvénytelen paraméter.',
   not_of_type: 'A(z) {param} paraméter nem {type} típusú.',
   not_one_of: 'A(z) {param} paraméter értéke nem a következők egyike: {values}.',

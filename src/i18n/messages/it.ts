@@ -9,6 +9,7 @@ export const it: Catalogue = {
   incorrect_password: 'La password fornita non è una password per le applicazioni valida.',
   rest_payload_too_large: 'Il corpo della richiesta supera i {limit} byte consentiti.',
   rest_internal_error: 'Si è verificato un errore imprevisto. I dettagli sono stati registrati.',
+  rest_too_many_requests: 'Troppe richieste; riprova tra {seconds} secondi.',
   invalid_parameter: 'Parametro non valido.',
   not_of_type: '{param} non è di tipo {type}.',
   not_one_of: '{param} non è uno tra {values}.',

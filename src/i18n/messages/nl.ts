@@ -9,6 +9,7 @@ export const nl: Catalogue = {
   incorrect_password: 'Het opgegeven wachtwoord is geen geldig applicatiewachtwoord.',
   rest_payload_too_large: 'De aanvraagbody is groter dan de toegestane {limit} bytes.',
   rest_internal_error: 'Er is een onverwachte fout opgetreden. De details zijn gelogd.',
+  rest_too_many_requests: 'Te veel verzoeken; probeer het over {seconds} seconden opnieuw.',
   invalid_parameter: 'Ongeldige parameter.',
   not_of_type: '{param} is niet van het type {type}.',
   not_one_of: '{param} is niet een van {values}.',

@@ -9,6 +9,7 @@ export const pl: Catalogue = {
   incorrect_password: 'Podane hasło nie jest prawidłowym hasłem aplikacji.',
   rest_payload_too_large: 'Treść żądania przekracza dozwolony limit {limit} bajtów.',
   rest_internal_error: 'Wystąpił nieoczekiwany błąd. Szczegóły zostały zapisane w dzienniku.',
+  rest_too_many_requests: 'Zbyt wiele żądań; spróbuj ponownie za {seconds} s.',
   invalid_parameter: 'Nieprawidłowy parametr.',
   not_of_type: '{param} nie jest typu {type}.',
   not_one_of: '{param} nie jest jedną z wartości {values}.',

@@ -9,6 +9,7 @@ export const ptBr: Catalogue = {
   incorrect_password: 'A senha fornecida não é uma senha de aplicativo válida.',
   rest_payload_too_large: 'O corpo da requisição excede o limite permitido de {limit} bytes.',
   rest_internal_error: 'Ocorreu um erro inesperado. Os detalhes foram registrados.',
+  rest_too_many_requests: 'Requisições demais; tente novamente em {seconds} segundos.',
   invalid_parameter: 'Parâmetro inválido.',
   not_of_type: '{param} não é do tipo {type}.',
   not_one_of: '{param} não é um de {values}.',

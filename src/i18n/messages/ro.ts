@@ -9,6 +9,7 @@ export const ro: Catalogue = {
   incorrect_password: 'Parola furnizată nu este o parolă de aplicație validă.',
   rest_payload_too_large: 'Corpul cererii depășește limita permisă de {limit} octeți.',
   rest_internal_error: 'A apărut o eroare neașteptată. Detaliile au fost înregistrate.',
+  rest_too_many_requests: 'Prea multe cereri; reîncercați peste {seconds} secunde.',
   invalid_parameter: 'Parametru invalid.',
   not_of_type: '{param} nu este de tipul {type}.',
   not_one_of: '{param} nu este unul dintre {values}.',

@@ -9,6 +9,7 @@ export const sv: Catalogue = {
   incorrect_password: 'Det angivna lösenordet är inte ett giltigt applikationslösenord.',
   rest_payload_too_large: 'Förfrågans innehåll är större än tillåtna {limit} byte.',
   rest_internal_error: 'Ett oväntat fel inträffade. Detaljerna har loggats.',
+  rest_too_many_requests: 'För många förfrågningar; försök igen om {seconds} sekunder.',
   invalid_parameter: 'Ogiltig parameter.',
   not_of_type: '{param} är inte av typen {type}.',
   not_one_of: '{param} är inte ett av {values}.',
