@@ -44,7 +44,7 @@ export interface LinkedWriteInput {
 
 export type LinkedListInput = ArgsInput<LinkedListArgs>;
 
-/** The request's language and the site's default, which translations fall back on (any module with the configuration). */
+/** The request's language and the site's default, which translations fall back on (any module's configuration). */
 export function languages(module: { readonly config: Config }, ctx: RequestContext): repo.Languages {
   return { lang: ctx.lang, defaultLang: module.config.defaultLanguage };
 }
