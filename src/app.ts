@@ -34,7 +34,7 @@ import { cacheMaker } from './cache/maker.js';
 import { dataVersionOf } from './changes/data-version.js';
 import { Writes } from './changes/writes.js';
 import { createEventsModule, type EventsModule } from './modules/events/events.module.js';
-import { createLinkedState } from './modules/linked/linked.state.js';
+import { createLinkedModule } from './modules/linked/linked.module.js';
 import { createTermsModule } from './modules/terms/terms.module.js';
 import type { CredentialRow } from './modules/users/users.repository.js';
 
@@ -153,10 +153,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     clientErrorHandler: clientErrorHandler(config),
     schemaController: { compilersFactory: { buildSerializer: orderPreservingSerializerFactory() } },
   });
-  const linked = createLinkedState(keep);
+  const linked = createLinkedModule({ db: handle.db, config, keep });
   const terms = createTermsModule({ db: handle.db, config, keep });
   const events = createEventsModule({
     db: handle.db,
+    config,
     version,
     writes,
     keep,

@@ -10,12 +10,15 @@ import { plainText } from '../domain/html.js';
 import * as p from '../domain/params.js';
 import { normaliseTimezone } from '../domain/timezones.js';
 
-/** What a parser may consult besides the raw value. */
+/**
+ * What a parser may consult besides the raw value; of the configuration, only the settings that
+ * arguments default to or are capped by (`per_page`).
+ */
 export interface ParseContext {
   readonly now: DateTime;
   readonly siteZone: Zone;
   readonly caller: Caller | null;
-  readonly config: Config;
+  readonly config: Pick<Config, 'defaultPerPage' | 'maxPerPage'>;
 }
 
 export type ParseOutcome<T> = { ok: true; value: T } | { ok: false; problem: ParamProblem };

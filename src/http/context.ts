@@ -20,10 +20,12 @@ export interface ContextSource {
   readonly writes: Writes;
 }
 
-/** Everything a handler needs to know about the request beyond its parameters. */
+/**
+ * Everything a handler needs to know about the request beyond its parameters: request facts only
+ * (language, caller, "now", data version, and the write helper that records a change set). The
+ * database and configuration are each module's, given to it at start-up (app.ts).
+ */
 export interface RequestContext {
-  readonly config: Config;
-  readonly db: Db;
   readonly language: LanguageForm;
   readonly lang: Language;
   readonly caller: Caller | null;
@@ -59,8 +61,6 @@ export function createContext(
   let now: DateTime | undefined;
   const clockNow = () => (now ??= DateTime.fromJSDate(app.clock(), { zone: siteZone }));
   return {
-    config: app.config,
-    db: app.db,
     language,
     lang: language.lang,
     caller,

@@ -3,9 +3,10 @@ import type { VersionedCache } from '../../cache/lru.js';
 import { MB, type CacheMaker } from '../../cache/maker.js';
 import type { DataVersion } from '../../changes/data-version.js';
 import type { Writes } from '../../changes/writes.js';
+import type { Config } from '../../config.js';
 import type { OffThreadReader } from '../../db/off-thread.js';
 import type { Db } from '../../db/schema.js';
-import type { LinkedState } from '../linked/linked.state.js';
+import type { LinkedModule } from '../linked/linked.module.js';
 import type { TermsModule } from '../terms/terms.module.js';
 import { createEventsState, type EventsState } from './events.state.js';
 import { acceleratedListing, type KeptList } from './listing/accelerated.js';
@@ -18,6 +19,7 @@ import { EventCandidates } from './search/candidates.js';
 
 export interface EventsModuleDeps {
   readonly db: Db;
+  readonly config: Config;
   readonly version: DataVersion;
   readonly writes: Writes;
   /** Makes the module's caches (keeping nothing with ACCELERATION=off, cache/maker.ts). */
@@ -25,7 +27,7 @@ export interface EventsModuleDeps {
   /** Off: every list, count, search and rendering takes the plain path (ACCELERATION=off). */
   readonly acceleration: boolean;
   /** The modules whose rows events embed. */
-  readonly linked: LinkedState;
+  readonly linked: LinkedModule;
   readonly terms: TermsModule;
   readonly offThread?: OffThreadReader;
   readonly onError: (error: unknown) => void;
@@ -48,10 +50,10 @@ export interface EventsModule {
 
 /** The one place where the events module's accelerated or plain paths are chosen. */
 export function createEventsModule(deps: EventsModuleDeps): EventsModule {
-  const state = createEventsState(deps.keep, deps.linked, deps.terms);
+  const state = createEventsState(deps);
   if (!deps.acceleration) {
     const plain = {
-      listing: plainListing,
+      listing: plainListing(state),
       rendering: plainRendering(state),
       candidates: undefined,
       fragments: undefined,
@@ -64,7 +66,9 @@ export function createEventsModule(deps: EventsModuleDeps): EventsModule {
   });
   const fragments = deps.keep<Fragment>(60_000, 60 * MB, (fragment) => fragment.bytes);
   const listingState = {
-    plain: plainListing,
+    db: deps.db,
+    config: deps.config,
+    plain: plainListing(state),
     candidates,
     counts: deps.keep<number>(10_000, 10_000),
     // Entries are many searches (a category, a word and a window give tens of ids at 100,000

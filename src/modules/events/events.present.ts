@@ -1,4 +1,5 @@
 import { DateTime } from 'luxon';
+import type { Config } from '../../config.js';
 import type { RequestContext } from '../../http/context.js';
 import { formatIsoInZone, formatUtcSeconds } from '../../domain/dates.js';
 import { autoParagraph, htmlToText } from '../../domain/html.js';
@@ -34,7 +35,7 @@ export interface PresentOptions {
 
 const ISO_WITH_OFFSET = "yyyy-MM-dd'T'HH:mm:ssZZ";
 
-function eventJsonLd(ctx: RequestContext, bundle: EventBundle, url: string): Record<string, unknown> {
+function eventJsonLd(config: Config, ctx: RequestContext, bundle: EventBundle, url: string): Record<string, unknown> {
   const { row } = bundle;
   const cost = readStoredCost(row);
   const price = costPrice(cost);
@@ -63,7 +64,7 @@ function eventJsonLd(ctx: RequestContext, bundle: EventBundle, url: string): Rec
       url,
       category: 'primary',
       availability: 'inStock',
-      validFrom: DateTime.fromSeconds(row.published_at, { zone: zoneOf(ctx.config.siteTimezone) })
+      validFrom: DateTime.fromSeconds(row.published_at, { zone: zoneOf(config.siteTimezone) })
         .startOf('day')
         .toFormat(ISO_WITH_OFFSET),
     };
@@ -113,16 +114,16 @@ const BLANKED = {
 } as const;
 
 /** The keys of an event that come from its own row, up to `featured` (API.md §8, tec-api.md §5.1). */
-export function presentEventHead(ctx: RequestContext, row: EventRow): Record<string, unknown> {
+export function presentEventHead(config: Config, ctx: RequestContext, row: EventRow): Record<string, unknown> {
   const { cost, cost_details } = formatCost(readStoredCost(row), translate(ctx.lang, 'cost_free'));
   return {
     id: row.id,
-    ...globalIds(ctx, row.id),
+    ...globalIds(config, row.id),
     author: String(row.author_id),
     status: row.status,
-    date: siteDate(ctx, row.published_at),
+    date: siteDate(config, row.published_at),
     date_utc: utcDate(row.published_at),
-    modified: siteDate(ctx, row.modified_at),
+    modified: siteDate(config, row.modified_at),
     modified_utc: utcDate(row.modified_at),
     url: eventPageUrl(ctx, row),
     rest_url: ctx.urls.rest(`events/${row.id}`),
@@ -147,25 +148,28 @@ export function presentEventHead(ctx: RequestContext, row: EventRow): Record<str
 const eventPageUrl = (ctx: RequestContext, row: EventRow) => postPageUrl(ctx, 'event', 'tribe_events', row);
 
 /** The JSON-LD of a single read (tec-api.md §5.9). */
-export function presentEventJsonLd(ctx: RequestContext, bundle: EventBundle): Record<string, unknown> {
-  return eventJsonLd(ctx, bundle, eventPageUrl(ctx, bundle.row));
+export function presentEventJsonLd(config: Config, ctx: RequestContext, bundle: EventBundle): Record<string, unknown> {
+  return eventJsonLd(config, ctx, bundle, eventPageUrl(ctx, bundle.row));
 }
 
 /** An event object in TEC's key order (API.md §8, tec-api.md §5.1). */
 export function presentEvent(
+  config: Config,
   ctx: RequestContext,
   bundle: EventBundle,
   options: PresentOptions,
 ): Record<string, unknown> {
   const event: Record<string, unknown> = {
-    ...presentEventHead(ctx, bundle.row),
+    ...presentEventHead(config, ctx, bundle.row),
     categories: bundle.categories.map((term) => presentEmbeddedTerm(term, CATEGORIES, ctx.urls)),
     tags: bundle.tags.map((term) => presentEmbeddedTerm(term, TAGS, ctx.urls)),
-    venue: bundle.venue ? presentVenue(ctx, bundle.venue, { jsonLd: options.jsonLd }) : [],
-    organizer: bundle.organizers.map((organizer) => presentOrganizer(ctx, organizer, { jsonLd: options.jsonLd })),
+    venue: bundle.venue ? presentVenue(config, ctx, bundle.venue, { jsonLd: options.jsonLd }) : [],
+    organizer: bundle.organizers.map((organizer) =>
+      presentOrganizer(config, ctx, organizer, { jsonLd: options.jsonLd }),
+    ),
     custom_fields: [],
   };
   if (options.blanked) Object.assign(event, BLANKED);
-  if (options.jsonLd && !options.blanked) event.json_ld = presentEventJsonLd(ctx, bundle);
+  if (options.jsonLd && !options.blanked) event.json_ld = presentEventJsonLd(config, ctx, bundle);
   return event;
 }

@@ -6,12 +6,13 @@ import type { RequestContext } from '../../http/context.js';
 import { isRecord, parseList, parsePositiveInteger } from '../../domain/params.js';
 import { ORGANIZER_KIND, VENUE_KIND, type LinkedKind } from '../linked/linked.kind.js';
 import { postTextInput } from '../linked/linked.schemas.js';
-import { createLinked, lockLinkedNames, type LinkedWriteInput } from '../linked/linked.service.js';
+import { createLinked, languages, lockLinkedNames, type LinkedWriteInput } from '../linked/linked.service.js';
 import { organizerDetails } from '../organizers/organizers.present.js';
 import { organizerCreateArgs } from '../organizers/organizers.schemas.js';
 import * as termsRepo from '../terms/terms.repository.js';
 import { findOrCreateTermByName } from '../terms/terms.service.js';
 import type { Taxonomy } from '../terms/taxonomies.js';
+import type { EventsState } from './events.state.js';
 import { venueDetails } from '../venues/venues.details.js';
 import { venueCreateArgs } from '../venues/venues.schemas.js';
 import { existingPostIds } from './events.repository.js';
@@ -68,6 +69,7 @@ function entriesOf(raw: unknown): unknown[] {
  * (organizers). Unknown ids and malformed entries are problems naming the parameter (API.md §18).
  */
 export async function parseLinked(
+  state: EventsState,
   ctx: RequestContext,
   kind: LinkedKind,
   raw: unknown,
@@ -84,7 +86,7 @@ export async function parseLinked(
     return undefined;
   }
   const ids = refs.flatMap((ref) => ('id' in ref ? [ref.id] : []));
-  const known = await existingPostIds(ctx.db, kind.type, ids);
+  const known = await existingPostIds(state.db, kind.type, ids);
   const unknown = ids.filter((id) => !known.has(id));
   if (unknown.length > 0) {
     problems.set(name, { message: 'unknown_item', vars: { param: name, value: unknown.join(', ') } });
@@ -95,6 +97,7 @@ export async function parseLinked(
 
 /** Creates the inline entries (with duplicate reuse) inside the write's transaction; returns ids in order. */
 export async function materialiseLinked(
+  state: EventsState,
   ctx: RequestContext,
   db: Executor,
   kind: LinkedKind,
@@ -108,7 +111,7 @@ export async function materialiseLinked(
     if ('id' in ref) ids.push(ref.id);
     else {
       try {
-        ids.push(await createLinked(ctx, kind, ref.create, db));
+        ids.push(await createLinked(state.linked, ctx, kind, ref.create, db));
       } catch (error) {
         if (error instanceof ApiError)
           throw new ApiError(kind.type === 'venue' ? 'could-not-create-venue' : 'could-not-create-organizer');
@@ -124,6 +127,7 @@ export async function materialiseLinked(
  * only callers who may manage the taxonomy can create (API.md §13, §17).
  */
 export async function parseTermRefs(
+  state: EventsState,
   ctx: RequestContext,
   taxonomy: Taxonomy,
   values: string[],
@@ -131,12 +135,12 @@ export async function parseTermRefs(
   problems: Map<string, ParamProblem>,
 ): Promise<TermRef[] | undefined> {
   const ids = values.map((v) => parsePositiveInteger(v)).filter((id): id is number => id !== undefined);
-  const known = await termsRepo.existingTermIds(ctx.db, taxonomy.key, ids);
+  const known = await termsRepo.existingTermIds(state.db, taxonomy.key, ids);
   const slugs = await termsRepo.termIdsBySlugs(
-    ctx.db,
+    state.db,
     taxonomy.key,
     values.filter((v) => parsePositiveInteger(v) === undefined),
-    { lang: ctx.lang, defaultLang: ctx.config.defaultLanguage },
+    languages(state, ctx),
   );
   const refs: TermRef[] = [];
   const unknown: string[] = [];
@@ -150,7 +154,7 @@ export async function parseTermRefs(
     const bySlug = slugs.get(value);
     if (bySlug !== undefined) refs.push({ id: bySlug });
     else {
-      const byName = await termsRepo.findTermIdByName(ctx.db, taxonomy.key, 0, value.toLowerCase());
+      const byName = await termsRepo.findTermIdByName(state.db, taxonomy.key, 0, value.toLowerCase());
       if (byName !== undefined) refs.push({ id: byName });
       else if (callerCan(ctx.caller, taxonomy.manage)) refs.push({ name: value });
       else unknown.push(value);

@@ -71,6 +71,7 @@ function listQuery(
 
 export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistry, events: EventsModule): void {
   const tags = ['events'];
+  const { state } = events;
 
   registerRoute(app, registry, {
     methods: ['GET'],
@@ -82,7 +83,7 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
     responses: { 200: eventListSchema, ...errorResponses(400, 404) },
     handler: async ({ ctx, args, given }, reply) => {
       const input = args;
-      const page = await listEventPage(ctx, events, input);
+      const page = await listEventPage(events, ctx, input);
       const pages = totalPages(page.total, input.per_page);
       const links = pageLinks(
         (q) => ctx.urls.rest('events/', q),
@@ -108,9 +109,12 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
     secured: true,
     responses: { 201: EventRef, ...errorResponses(400, 401, 403) },
     handler: async ({ ctx, args }, reply) => {
-      const id = await service.createEvent(ctx, args);
+      const id = await service.createEvent(state, ctx, args);
       reply.code(201);
-      return presentEvent(ctx, await service.loadEvent(ctx, events.state, id), { jsonLd: false, blanked: false });
+      return presentEvent(state.config, ctx, await service.loadEvent(state, ctx, id), {
+        jsonLd: false,
+        blanked: false,
+      });
     },
   });
 
@@ -127,7 +131,7 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
       responses: { 200: EventRef, ...errorResponses(400, 403, 404) },
       handler: async ({ ctx, args, params }, reply) => {
         if (args.context !== 'edit') {
-          const { id, row } = await service.checkReadable(ctx, events.state, refOf(params), args.password);
+          const { id, row } = await service.checkReadable(state, ctx, refOf(params), args.password);
           const [[json]] = await events.rendering.render(
             ctx,
             [id],
@@ -136,12 +140,12 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
           );
           return reply.type('application/json; charset=utf-8').send(json);
         }
-        const bundle = await service.readEvent(ctx, events.state, refOf(params), args.password);
-        const event = presentEvent(ctx, bundle, { jsonLd: true, blanked: false });
+        const bundle = await service.readEvent(state, ctx, refOf(params), args.password);
+        const event = presentEvent(state.config, ctx, bundle, { jsonLd: true, blanked: false });
         requireEditContext(canEditPost(ctx.caller, bundle.row), ctx.caller !== null);
         return {
           ...event,
-          ...(await postTranslations(ctx.db, bundle.row.id, {
+          ...(await postTranslations(state.db, bundle.row.id, {
             title: 'title',
             description: 'description',
             excerpt: 'excerpt',
@@ -159,8 +163,11 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
       secured: true,
       responses: { 200: EventRef, ...errorResponses(400, 401, 403, 404) },
       handler: async ({ ctx, args, params }) => {
-        const id = await service.updateEvent(ctx, refOf(params), args);
-        return presentEvent(ctx, await service.loadEvent(ctx, events.state, id), { jsonLd: false, blanked: false });
+        const id = await service.updateEvent(state, ctx, refOf(params), args);
+        return presentEvent(state.config, ctx, await service.loadEvent(state, ctx, id), {
+          jsonLd: false,
+          blanked: false,
+        });
       },
     });
     registerRoute(app, registry, {
@@ -173,7 +180,7 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
       secured: true,
       responses: { 200: EventRef, ...errorResponses(401, 403, 404, 410) },
       handler: async ({ ctx, args, params }) =>
-        presentEvent(ctx, await service.deleteEvent(ctx, events.state, refOf(params), args.force), {
+        presentEvent(state.config, ctx, await service.deleteEvent(state, ctx, refOf(params), args.force), {
           jsonLd: false,
           blanked: false,
         }),

@@ -47,10 +47,10 @@ const flag = (value: boolean | undefined) => (value === undefined ? undefined : 
 
 /** Loads what an event's representation embeds, for many events at once (no N+1). */
 export async function loadBundles(
-  ctx: RequestContext,
   state: EventsState,
+  ctx: RequestContext,
   rows: repo.EventRow[],
-  db: Executor = ctx.db,
+  db: Executor = state.db,
 ): Promise<EventBundle[]> {
   const venueIds = rows.map((r) => r.venue_id).filter((id): id is number => id !== null);
   const organizerIds = new Map(rows.map((row) => [row.id, row.organizer_ids]));
@@ -62,8 +62,8 @@ export async function loadBundles(
   );
   const allOrganizers = [...new Set([...organizerIds.values()].flat())];
   const [venues, organizers] = await Promise.all([
-    linkedRowsById(ctx, state.linked, VENUE_KIND, venueIds, db),
-    linkedRowsById(ctx, state.linked, ORGANIZER_KIND, allOrganizers, db),
+    linkedRowsById(state.linked, ctx, VENUE_KIND, venueIds, db),
+    linkedRowsById(state.linked, ctx, ORGANIZER_KIND, allOrganizers, db),
   ]);
   // An event never reveals a venue or organizer its reader may not read on its own (a draft, the trash).
   const readable = (item: linkedRepo.LinkedRow | undefined) =>
@@ -88,14 +88,14 @@ export async function loadBundles(
  * rendering (on PostgreSQL a first read is then one round trip, not two).
  */
 async function readableBase(
-  ctx: RequestContext,
   state: EventsState,
+  ctx: RequestContext,
   id: number,
 ): Promise<{ base: posts.PostBase | undefined; row?: repo.EventRow }> {
   const version = await ctx.dataVersion();
   const cached = state.postBases.get(String(id), version);
   if (cached) return { base: cached };
-  const [row] = await repo.findEvents(ctx.db, [id], languages(ctx));
+  const [row] = await repo.findEvents(state.db, [id], languages(state, ctx));
   const base = row
     ? {
         id,
@@ -108,7 +108,7 @@ async function readableBase(
         published_at: row.published_at,
         status_before_trash: row.status_before_trash,
       }
-    : await posts.findPostBase(ctx.db, id);
+    : await posts.findPostBase(state.db, id);
   if (base) state.postBases.set(String(id), version, base);
   return { base, row };
 }
@@ -118,18 +118,18 @@ async function readableBase(
  * (on PostgreSQL a repeated read by slug then costs no round trip but the data version's).
  */
 async function readableBySlug(
-  ctx: RequestContext,
   state: EventsState,
+  ctx: RequestContext,
   slug: string,
 ): Promise<{ base: posts.PostBase; row?: repo.EventRow }> {
   const version = await ctx.dataVersion();
   const key = `event|${slug}`;
   let id = state.slugIds.get(key, version);
   if (id === undefined) {
-    id = await posts.findPostIdBySlug(ctx.db, 'event', slug);
+    id = await posts.findPostIdBySlug(state.db, 'event', slug);
     if (id !== undefined) state.slugIds.set(key, version, id);
   }
-  const { base, row } = id !== undefined ? await readableBase(ctx, state, id) : { base: undefined };
+  const { base, row } = id !== undefined ? await readableBase(state, ctx, id) : { base: undefined };
   if (!base || base.type !== 'event') throw slugNotFound(slug);
   return { base, row };
 }
@@ -138,11 +138,11 @@ const slugNotFound = (slug: string) =>
   new ApiError('rest-event-not-found', { message: 'rest_event_slug_not_found', vars: { slug } });
 
 async function readableById(
-  ctx: RequestContext,
   state: EventsState,
+  ctx: RequestContext,
   id: number,
 ): Promise<{ base: posts.PostBase; row?: repo.EventRow }> {
-  const { base, row } = await readableBase(ctx, state, id);
+  const { base, row } = await readableBase(state, ctx, id);
   return { base: requireEvent(base, id), row };
 }
 
@@ -152,7 +152,7 @@ function requireEvent(post: posts.PostBase | undefined, id: number): posts.PostB
   return post;
 }
 
-async function resolveEvent(ctx: RequestContext, ref: EventRef, db: Executor = ctx.db): Promise<posts.PostBase> {
+async function resolveEvent(state: EventsState, ref: EventRef, db: Executor = state.db): Promise<posts.PostBase> {
   if ('slug' in ref) {
     const id = await posts.findPostIdBySlug(db, 'event', ref.slug);
     const post = id !== undefined ? await posts.findPostBase(db, id) : undefined;
@@ -163,14 +163,14 @@ async function resolveEvent(ctx: RequestContext, ref: EventRef, db: Executor = c
 }
 
 export async function loadEvent(
-  ctx: RequestContext,
   state: EventsState,
+  ctx: RequestContext,
   id: number,
-  db: Executor = ctx.db,
+  db: Executor = state.db,
 ): Promise<EventBundle> {
-  const row = await repo.findEvent(db, id, languages(ctx));
+  const row = await repo.findEvent(db, id, languages(state, ctx));
   if (!row) throw new ApiError('rest-event-not-found', { vars: { id } });
-  return (await loadBundles(ctx, state, [row], db))[0];
+  return (await loadBundles(state, ctx, [row], db))[0];
 }
 
 /**
@@ -178,12 +178,12 @@ export async function loadEvent(
  * readable → password (unless it matches or the caller may edit the event).
  */
 export async function readEvent(
-  ctx: RequestContext,
   state: EventsState,
+  ctx: RequestContext,
   ref: EventRef,
   password: string | undefined,
 ): Promise<EventBundle> {
-  return loadEvent(ctx, state, (await checkReadable(ctx, state, ref, password)).id);
+  return loadEvent(state, ctx, (await checkReadable(state, ctx, ref, password)).id);
 }
 
 /**
@@ -191,13 +191,13 @@ export async function readEvent(
  * full row when the checks had to read it.
  */
 export async function checkReadable(
-  ctx: RequestContext,
   state: EventsState,
+  ctx: RequestContext,
   ref: EventRef,
   password: string | undefined,
 ): Promise<{ id: number; row?: repo.EventRow }> {
   const { base: post, row } =
-    'id' in ref ? await readableById(ctx, state, ref.id) : await readableBySlug(ctx, state, ref.slug);
+    'id' in ref ? await readableById(state, ctx, ref.id) : await readableBySlug(state, ctx, ref.slug);
   if (post.status === 'trash') throw new ApiError('event-no-longer-available');
   if (!canReadPost(ctx.caller, post)) throw new ApiError('event-not-accessible');
   if (post.password !== '' && password !== post.password && !canEditPost(ctx.caller, post))
@@ -223,8 +223,13 @@ function parseBound(ctx: RequestContext, raw: string | number, timezone: string,
  * are instants), whole days for all-day events, and end before start rejected. On updates a lone
  * bound changes only that bound, and a new zone keeps the local wall-clock times.
  */
-function computeTimes(ctx: RequestContext, input: EventWriteInput, current: Times | undefined): Times {
-  const timezone = input.timezone ?? current?.timezone ?? ctx.config.siteTimezone;
+function computeTimes(
+  state: EventsState,
+  ctx: RequestContext,
+  input: EventWriteInput,
+  current: Times | undefined,
+): Times {
+  const timezone = input.timezone ?? current?.timezone ?? state.config.siteTimezone;
   const zone = zoneOf(timezone);
   // A bound not sent keeps its local wall-clock time (creates send both: the arguments require them).
   const bound = (
@@ -265,37 +270,50 @@ interface Relations {
 
 /** Database checks of a write, all reported together before anything is written (API.md §5). */
 async function validateWrite(
+  state: EventsState,
   ctx: RequestContext,
   input: EventWriteInput,
   selfId: number | undefined,
 ): Promise<Relations> {
   const problems = new Map<string, ParamProblem>();
-  if (input.author !== undefined && !(await posts.userExists(ctx.db, input.author)))
+  if (input.author !== undefined && !(await posts.userExists(state.db, input.author)))
     problems.set('author', { message: 'unknown_user', vars: { value: input.author } });
   if (input.post_parent !== undefined && input.post_parent !== 0) {
-    if (input.post_parent === selfId || (await posts.postType(ctx.db, input.post_parent)) !== 'event') {
+    if (input.post_parent === selfId || (await posts.postType(state.db, input.post_parent)) !== 'event') {
       problems.set('post_parent', { message: 'unknown_event', vars: { value: input.post_parent } });
     }
   }
   const result: Relations = {};
-  if (input.venue !== undefined) result.venue = await relations.parseLinked(ctx, VENUE_KIND, input.venue, problems);
+  if (input.venue !== undefined)
+    result.venue = await relations.parseLinked(state, ctx, VENUE_KIND, input.venue, problems);
   if (input.organizer !== undefined)
-    result.organizers = await relations.parseLinked(ctx, ORGANIZER_KIND, input.organizer, problems);
+    result.organizers = await relations.parseLinked(state, ctx, ORGANIZER_KIND, input.organizer, problems);
   if (input.categories !== undefined)
-    result.categories = await relations.parseTermRefs(ctx, CATEGORIES, input.categories, 'categories', problems);
-  if (input.tags !== undefined) result.tags = await relations.parseTermRefs(ctx, TAGS, input.tags, 'tags', problems);
+    result.categories = await relations.parseTermRefs(state, ctx, CATEGORIES, input.categories, 'categories', problems);
+  if (input.tags !== undefined)
+    result.tags = await relations.parseTermRefs(state, ctx, TAGS, input.tags, 'tags', problems);
   if (problems.size > 0) throw invalidParams(problems);
   return result;
 }
 
 /** Applies venue, organizers and terms inside the transaction. */
-async function writeRelations(ctx: RequestContext, trx: Executor, eventId: number, rel: Relations): Promise<void> {
+async function writeRelations(
+  state: EventsState,
+  ctx: RequestContext,
+  trx: Executor,
+  eventId: number,
+  rel: Relations,
+): Promise<void> {
   if (rel.venue) {
-    const [venueId] = await relations.materialiseLinked(ctx, trx, VENUE_KIND, rel.venue);
+    const [venueId] = await relations.materialiseLinked(state, ctx, trx, VENUE_KIND, rel.venue);
     await repo.updateEventColumns(trx, eventId, { venue_id: venueId ?? null });
   }
   if (rel.organizers)
-    await repo.setOrganizers(trx, eventId, await relations.materialiseLinked(ctx, trx, ORGANIZER_KIND, rel.organizers));
+    await repo.setOrganizers(
+      trx,
+      eventId,
+      await relations.materialiseLinked(state, ctx, trx, ORGANIZER_KIND, rel.organizers),
+    );
   for (const [taxonomy, refs] of [
     [CATEGORIES, rel.categories],
     [TAGS, rel.tags],
@@ -332,9 +350,9 @@ function recordChange(changes: ChangeSet, eventId: number, countDeltas: Readonly
 }
 
 /** POST /events (API.md §13): 201 with the event; status scaled by role; one transaction. */
-export async function createEvent(ctx: RequestContext, input: EventCreateInput): Promise<number> {
-  const times = computeTimes(ctx, input, undefined);
-  const rel = await validateWrite(ctx, input, undefined);
+export async function createEvent(state: EventsState, ctx: RequestContext, input: EventCreateInput): Promise<number> {
+  const times = computeTimes(state, ctx, input, undefined);
+  const rel = await validateWrite(state, ctx, input, undefined);
   if (!callerCan(ctx.caller, 'create_posts')) throw forbidden(ctx.caller !== null);
   requireAuthorChange(ctx, input.author);
   const now = seconds(ctx.now);
@@ -366,7 +384,7 @@ export async function createEvent(ctx: RequestContext, input: EventCreateInput):
             await repo.insertEventColumns(trx, id, {
               start_utc: times.start_utc,
               end_utc: times.end_utc,
-              ...sortKeys(times.start_utc, times.end_utc, times.timezone, times.all_day, ctx.config.siteTimezone),
+              ...sortKeys(times.start_utc, times.end_utc, times.timezone, times.all_day, state.config.siteTimezone),
               timezone: times.timezone,
               all_day: times.all_day ? 1 : 0,
               cost: cost?.cost ?? '',
@@ -383,7 +401,7 @@ export async function createEvent(ctx: RequestContext, input: EventCreateInput):
               status,
               author_id: input.author ?? ctx.caller?.userId ?? 0,
             });
-            await writeRelations(ctx, trx, id, rel);
+            await writeRelations(state, ctx, trx, id, rel);
             await repo.refreshSearchDocument(trx, id);
             return { id };
           })
@@ -403,12 +421,12 @@ function touchesTimes(input: EventWriteInput): boolean {
 }
 
 /** The event's stored times, when the update sends some of them (the others keep theirs). */
-async function timesAfter(ctx: RequestContext, db: Executor, id: number, input: EventWriteInput) {
+async function timesAfter(state: EventsState, ctx: RequestContext, db: Executor, id: number, input: EventWriteInput) {
   if (!touchesTimes(input)) return undefined;
   const row = await repo.eventTimes(db, id);
   // Deleted (force) since it was resolved.
   if (!row) throw new ApiError('rest-event-not-found', { vars: { id } });
-  return computeTimes(ctx, input, {
+  return computeTimes(state, ctx, input, {
     start_utc: row.start_utc,
     end_utc: row.end_utc,
     timezone: row.timezone,
@@ -422,17 +440,22 @@ async function timesAfter(ctx: RequestContext, db: Executor, id: number, input: 
  * again from the event as locked in its transaction, so that what a concurrent update wrote is
  * kept: a new zone or a lone bound is applied to the stored times, not to the times read before.
  */
-export async function updateEvent(ctx: RequestContext, ref: EventRef, input: EventWriteInput): Promise<number> {
-  const post = await resolveEvent(ctx, ref);
-  await timesAfter(ctx, ctx.db, post.id, input);
-  const rel = await validateWrite(ctx, input, post.id);
+export async function updateEvent(
+  state: EventsState,
+  ctx: RequestContext,
+  ref: EventRef,
+  input: EventWriteInput,
+): Promise<number> {
+  const post = await resolveEvent(state, ref);
+  await timesAfter(state, ctx, state.db, post.id, input);
+  const rel = await validateWrite(state, ctx, input, post.id);
   if (!canEditPost(ctx.caller, post)) throw forbidden(ctx.caller !== null);
   requireAuthorChange(ctx, input.author);
   await withSlugRetry((attempt) =>
     ctx.write(async (trx, changeSet) => {
       const current = requireEvent(await posts.lockPostBase(trx, post.id), post.id);
       if (!canEditPost(ctx.caller, current)) throw forbidden(ctx.caller !== null);
-      const times = await timesAfter(ctx, trx, post.id, input);
+      const times = await timesAfter(state, ctx, trx, post.id, input);
       const { changes, status, translated, inOriginal } = planPostUpdate(ctx, current, input);
       if (input.password !== undefined) changes.password = input.password;
       if (input.post_parent !== undefined) changes.parent_id = input.post_parent;
@@ -443,7 +466,7 @@ export async function updateEvent(ctx: RequestContext, ref: EventRef, input: Eve
         Object.assign(columns, {
           start_utc: times.start_utc,
           end_utc: times.end_utc,
-          ...sortKeys(times.start_utc, times.end_utc, times.timezone, times.all_day, ctx.config.siteTimezone),
+          ...sortKeys(times.start_utc, times.end_utc, times.timezone, times.all_day, state.config.siteTimezone),
           timezone: times.timezone,
           all_day: times.all_day ? 1 : 0,
         });
@@ -459,7 +482,7 @@ export async function updateEvent(ctx: RequestContext, ref: EventRef, input: Eve
         await posts.updatePost(trx, post.id, changes);
         if (!inOriginal) await posts.upsertPostTranslation(trx, post.id, ctx.lang, translated);
         await repo.updateEventColumns(trx, post.id, columns);
-        await writeRelations(ctx, trx, post.id, rel);
+        await writeRelations(state, ctx, trx, post.id, rel);
         if (Object.keys(translated).length > 0 || input.password !== undefined)
           await repo.refreshSearchDocument(trx, post.id);
         return { id: post.id };
@@ -471,17 +494,17 @@ export async function updateEvent(ctx: RequestContext, ref: EventRef, input: Eve
 
 /** DELETE (API.md §13): trash (410 the second time) or, with force=true for editors, delete for good. */
 export async function deleteEvent(
-  ctx: RequestContext,
   state: EventsState,
+  ctx: RequestContext,
   ref: EventRef,
   force: boolean,
 ): Promise<EventBundle> {
-  const post = await resolveEvent(ctx, ref);
+  const post = await resolveEvent(state, ref);
   if (!canEditPost(ctx.caller, post) || (force && !callerCan(ctx.caller, 'delete_permanently')))
     throw forbidden(ctx.caller !== null);
   if (!force && post.status === 'trash') throw new ApiError('event-is-in-trash');
   if (force) {
-    const last = await loadEvent(ctx, state, post.id);
+    const last = await loadEvent(state, ctx, post.id);
     await ctx.write(async (trx, changes) => {
       const before = await repo.countState(trx, post.id, dialectOfExecutor(trx) === 'postgres');
       await posts.deletePost(trx, post.id);
@@ -505,5 +528,5 @@ export async function deleteEvent(
       return { id: post.id };
     });
   });
-  return loadEvent(ctx, state, post.id);
+  return loadEvent(state, ctx, post.id);
 }

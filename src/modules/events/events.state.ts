@@ -1,12 +1,20 @@
 import type { VersionedCache } from '../../cache/lru.js';
 import type { CacheMaker } from '../../cache/maker.js';
-import type { LinkedState } from '../linked/linked.state.js';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/schema.js';
+import type { LinkedModule } from '../linked/linked.module.js';
 import type { PostBase } from '../posts/posts.repository.js';
 import type { TermsModule } from '../terms/terms.module.js';
 
-/** What event reads keep between requests (besides listing and rendering), and the modules whose rows events embed. */
+/**
+ * What the events services are given at start-up, besides each request's context: the database and
+ * configuration, the modules whose rows events embed, and what event reads keep between requests
+ * (besides listing and rendering).
+ */
 export interface EventsState {
-  readonly linked: LinkedState;
+  readonly db: Db;
+  readonly config: Config;
+  readonly linked: LinkedModule;
   readonly terms: TermsModule;
   /** Posts' base rows (type, status, author, password) that single reads check before rendering. */
   readonly postBases: VersionedCache<PostBase>;
@@ -16,10 +24,19 @@ export interface EventsState {
   readonly termFilters: VersionedCache<number[]>;
 }
 
-export function createEventsState(keep: CacheMaker, linked: LinkedState, terms: TermsModule): EventsState {
+export function createEventsState(deps: {
+  db: Db;
+  config: Config;
+  keep: CacheMaker;
+  linked: LinkedModule;
+  terms: TermsModule;
+}): EventsState {
+  const { keep } = deps;
   return {
-    linked,
-    terms,
+    db: deps.db,
+    config: deps.config,
+    linked: deps.linked,
+    terms: deps.terms,
     postBases: keep<PostBase>(20_000, 20_000),
     slugIds: keep<number>(20_000, 20_000),
     termFilters: keep<number[]>(1_000, 500_000, (ids) => ids.length),

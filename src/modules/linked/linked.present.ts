@@ -1,3 +1,4 @@
+import type { Config } from '../../config.js';
 import type { RequestContext } from '../../http/context.js';
 import { formatSecondsInZone, formatUtcSeconds } from '../../domain/dates.js';
 import { autoParagraph } from '../../domain/html.js';
@@ -8,8 +9,8 @@ import { presentImage } from '../images/images.js';
 import type { LinkedKind } from './linked.kind.js';
 import type { LinkedRow } from './linked.repository.js';
 
-export function siteDate(ctx: RequestContext, seconds: number): string {
-  return formatSecondsInZone(seconds, zoneOf(ctx.config.siteTimezone), ctx.config.siteTimezone);
+export function siteDate(config: Config, seconds: number): string {
+  return formatSecondsInZone(seconds, zoneOf(config.siteTimezone), config.siteTimezone);
 }
 
 export const utcDate = formatUtcSeconds;
@@ -25,20 +26,25 @@ export function postPageUrl(
   return ctx.urls.page(`/?post_type=${wpPostType}&p=${row.id}`);
 }
 
-export function globalIds(ctx: RequestContext, id: number): { global_id: string; global_id_lineage: string[] } {
-  const globalId = `${globalIdPrefix(ctx.config)}?id=${id}`;
+export function globalIds(config: Config, id: number): { global_id: string; global_id_lineage: string[] } {
+  const globalId = `${globalIdPrefix(config)}?id=${id}`;
   return { global_id: globalId, global_id_lineage: [globalId] };
 }
 
 /** The head of a venue or organizer object, in TEC's key order (tec-api.md §5.2, §5.3). */
-export function presentPostHead(ctx: RequestContext, kind: LinkedKind, row: LinkedRow): Record<string, unknown> {
+export function presentPostHead(
+  config: Config,
+  ctx: RequestContext,
+  kind: LinkedKind,
+  row: LinkedRow,
+): Record<string, unknown> {
   return {
     id: row.id,
     author: String(row.author_id),
     status: row.status,
-    date: siteDate(ctx, row.published_at),
+    date: siteDate(config, row.published_at),
     date_utc: utcDate(row.published_at),
-    modified: siteDate(ctx, row.modified_at),
+    modified: siteDate(config, row.modified_at),
     modified_utc: utcDate(row.modified_at),
     url: postPageUrl(ctx, kind.type, kind.wpPostType, row),
     [kind.nameField]: row.title,

@@ -2,6 +2,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { ENTRY_OVERHEAD, ownBuffer } from '../../cache/entries.js';
 import { callerCan } from '../../auth/caller.js';
+import type { Config } from '../../config.js';
 import type { ArgsSpec, ParsedArgs } from '../../http/args.js';
 import type { RequestContext } from '../../http/context.js';
 import { pageLinks, sendList, setListHeaders, totalPages } from '../../http/lists.js';
@@ -19,7 +20,7 @@ import type { LinkedKind } from './linked.kind.js';
 import type { LinkedRow } from './linked.repository.js';
 import { postRefOf as refOf } from '../posts/posts.ref.js';
 import * as service from './linked.service.js';
-import type { LinkedState } from './linked.state.js';
+import type { LinkedModule } from './linked.module.js';
 import { languages } from './linked.service.js';
 
 /** A venue-like resource: its kind, schemas and argument specs, and what its writes send to the service. */
@@ -28,7 +29,7 @@ export interface LinkedResource<C extends ArgsSpec, U extends ArgsSpec> {
   readonly schema: TSchema;
   readonly listSchema: TSchema;
   readonly args: { readonly list: LinkedListArgs; readonly create: C; readonly update: U };
-  present(ctx: RequestContext, row: LinkedRow, options: { jsonLd: boolean }): Record<string, unknown>;
+  present(config: Config, ctx: RequestContext, row: LinkedRow, options: { jsonLd: boolean }): Record<string, unknown>;
   createInput(args: ParsedArgs<C>): service.LinkedWriteInput & { name: string };
   updateInput(args: ParsedArgs<U>): service.LinkedWriteInput;
 }
@@ -52,10 +53,12 @@ function listQuery(request: ApiRequest<LinkedListArgs>, input: service.LinkedLis
 export function registerLinkedRoutes<C extends ArgsSpec, U extends ArgsSpec>(
   app: FastifyInstance,
   registry: RouteRegistry,
-  state: LinkedState,
+  linked: LinkedModule,
   resource: LinkedResource<C, U>,
 ): void {
   const { kind } = resource;
+  const present = (ctx: RequestContext, row: LinkedRow, options: { jsonLd: boolean }) =>
+    resource.present(linked.config, ctx, row, options);
   const ref = Type.Ref(resource.schema);
   const serialize = compileSerializer(resource.schema, [ImageSchema]);
   /** List items as UTF-8 JSON, rendered once and reused until data changes (as events). */
@@ -64,13 +67,13 @@ export function registerLinkedRoutes<C extends ArgsSpec, U extends ArgsSpec>(
     const keyOf = (id: number) => `${kind.type}|${id}|${ctx.lang}|${ctx.language.source}|${viewerKey(ctx.caller)}`;
     const found = new Map<number, readonly Buffer[]>();
     const missing = ids.filter((id) => {
-      const cached = state.renderings.get(keyOf(id), version);
+      const cached = linked.state.renderings.get(keyOf(id), version);
       if (cached !== undefined) found.set(id, cached.json);
       return cached === undefined;
     });
-    for (const row of (await findLinkedMany(ctx.db, kind, missing, languages(ctx))).values()) {
-      const json = ownBuffer(serialize(resource.present(ctx, row, { jsonLd: false })));
-      state.renderings.set(keyOf(row.id), version, { json: [json], bytes: json.length + ENTRY_OVERHEAD });
+    for (const row of (await findLinkedMany(linked.db, kind, missing, languages(linked, ctx))).values()) {
+      const json = ownBuffer(serialize(present(ctx, row, { jsonLd: false })));
+      linked.state.renderings.set(keyOf(row.id), version, { json: [json], bytes: json.length + ENTRY_OVERHEAD });
       found.set(row.id, [json]);
     }
     return ids.map((id) => found.get(id)).filter((json): json is readonly Buffer[] => json !== undefined);
@@ -92,7 +95,7 @@ export function registerLinkedRoutes<C extends ArgsSpec, U extends ArgsSpec>(
     handler: async (request, reply) => {
       const { ctx } = request;
       const input = request.args;
-      const { ids, total } = await service.listLinked(ctx, state, kind, input);
+      const { ids, total } = await service.listLinked(linked, ctx, kind, input);
       const pages = totalPages(total, input.per_page);
       const links = pageLinks(
         (q) => ctx.urls.rest(`${kind.path}/`, q),
@@ -118,9 +121,9 @@ export function registerLinkedRoutes<C extends ArgsSpec, U extends ArgsSpec>(
     secured: true,
     responses: { 201: ref, ...errorResponses(400, 401, 403) },
     handler: async ({ ctx, args }, reply) => {
-      const id = await service.createLinked(ctx, kind, resource.createInput(args));
+      const id = await service.createLinked(linked, ctx, kind, resource.createInput(args));
       reply.code(201);
-      return resource.present(ctx, await service.loadLinked(ctx, kind, id), { jsonLd: false });
+      return present(ctx, await service.loadLinked(linked, ctx, kind, id), { jsonLd: false });
     },
   });
 
@@ -136,13 +139,13 @@ export function registerLinkedRoutes<C extends ArgsSpec, U extends ArgsSpec>(
       tags,
       responses: { 200: ref, ...errorResponses(401, 403, 404) },
       handler: async ({ ctx, params, args }) => {
-        const row = await service.readLinked(ctx, kind, refOf(params));
-        const item = resource.present(ctx, row, { jsonLd: true });
+        const row = await service.readLinked(linked, ctx, kind, refOf(params));
+        const item = present(ctx, row, { jsonLd: true });
         if (args.context !== 'edit') return item;
         requireEditContext(canEditPost(ctx.caller, row), ctx.caller !== null);
         return {
           ...item,
-          ...(await postTranslations(ctx.db, row.id, { title: kind.nameField, description: 'description' })),
+          ...(await postTranslations(linked.db, row.id, { title: kind.nameField, description: 'description' })),
         };
       },
     });
@@ -156,8 +159,8 @@ export function registerLinkedRoutes<C extends ArgsSpec, U extends ArgsSpec>(
       secured: true,
       responses: { 200: ref, ...errorResponses(400, 401, 403, 404) },
       handler: async ({ ctx, args, params }) => {
-        const id = await service.updateLinked(ctx, kind, refOf(params), resource.updateInput(args));
-        return resource.present(ctx, await service.loadLinked(ctx, kind, id), { jsonLd: false });
+        const id = await service.updateLinked(linked, ctx, kind, refOf(params), resource.updateInput(args));
+        return present(ctx, await service.loadLinked(linked, ctx, kind, id), { jsonLd: false });
       },
     });
     registerRoute(app, registry, {
@@ -170,7 +173,7 @@ export function registerLinkedRoutes<C extends ArgsSpec, U extends ArgsSpec>(
       secured: true,
       responses: { 200: ref, ...errorResponses(401, 403, 404, 410) },
       handler: async ({ ctx, args, params }) => {
-        return resource.present(ctx, await service.deleteLinked(ctx, kind, refOf(params), args.force), {
+        return present(ctx, await service.deleteLinked(linked, ctx, kind, refOf(params), args.force), {
           jsonLd: false,
         });
       },

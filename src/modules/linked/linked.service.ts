@@ -22,7 +22,8 @@ import type { LinkedKind } from './linked.kind.js';
 import * as repo from './linked.repository.js';
 import { viewerKey } from '../posts/posts.viewer.js';
 import { isReadableEvent } from '../posts/posts.access.js';
-import type { LinkedState } from './linked.state.js';
+import type { LinkedModule } from './linked.module.js';
+import type { Config } from '../../config.js';
 
 import type { PostRef } from '../posts/posts.ref.js';
 import type { ArgsInput } from '../../http/args.js';
@@ -43,27 +44,28 @@ export interface LinkedWriteInput {
 
 export type LinkedListInput = ArgsInput<LinkedListArgs>;
 
-export function languages(ctx: RequestContext): repo.Languages {
-  return { lang: ctx.lang, defaultLang: ctx.config.defaultLanguage };
+/** The request's language and the site's default, which translations fall back on (any module's configuration). */
+export function languages(module: { readonly config: Config }, ctx: RequestContext): repo.Languages {
+  return { lang: ctx.lang, defaultLang: module.config.defaultLanguage };
 }
 
 const seconds = (ctx: RequestContext) => Math.floor(ctx.now.toSeconds());
 
 /** Venues or organizers by id, as embedded in many events: reused until data changes (cache/rows.ts). */
 export async function linkedRowsById(
+  linked: LinkedModule,
   ctx: RequestContext,
-  state: LinkedState,
   kind: LinkedKind,
   ids: readonly number[],
-  db: Executor = ctx.db,
+  db: Executor = linked.db,
 ): Promise<Map<number, repo.LinkedRow>> {
-  const version = db === ctx.db ? await ctx.dataVersion() : undefined;
+  const version = db === linked.db ? await ctx.dataVersion() : undefined;
   return rowsById(
-    state.rows,
+    linked.state.rows,
     version,
     (id) => `${kind.type}|${id}|${ctx.lang}`,
     ids,
-    (missing) => repo.findLinkedMany(db, kind, missing, languages(ctx)),
+    (missing) => repo.findLinkedMany(db, kind, missing, languages(linked, ctx)),
   );
 }
 
@@ -75,12 +77,12 @@ export function searchWords(search: string): string[] {
 }
 
 export async function listLinked(
+  linked: LinkedModule,
   ctx: RequestContext,
-  state: LinkedState,
   kind: LinkedKind,
   input: LinkedListInput,
 ): Promise<{ ids: number[]; total: number }> {
-  if (input.event !== undefined && !(await isReadableEvent(ctx.db, ctx.caller, input.event))) {
+  if (input.event !== undefined && !(await isReadableEvent(linked.db, ctx.caller, input.event))) {
     throw invalidParam('event', { message: 'unknown_event', vars: { value: input.event } });
   }
   const filter: repo.LinkedFilter = {
@@ -91,12 +93,12 @@ export async function listLinked(
     hasEvents: input.has_events,
     upcomingSince: input.only_with_upcoming ? seconds(ctx) : undefined,
   };
-  const total = await countOnce(ctx, state, kind, filter);
+  const total = await countOnce(linked, ctx, kind, filter);
   const offset = (input.page - 1) * input.per_page;
   const ids =
     total <= WHOLE_LIST_LIMIT
-      ? (await wholeList(ctx, state, kind, filter, total)).slice(offset, offset + input.per_page)
-      : await repo.listLinkedIds(ctx.db, kind, filter, languages(ctx), input.per_page, offset);
+      ? (await wholeList(linked, ctx, kind, filter, total)).slice(offset, offset + input.per_page)
+      : await repo.listLinkedIds(linked.db, kind, filter, languages(linked, ctx), input.per_page, offset);
   if (ids.length === 0 && input.page > 1) throw new ApiError(kind.errors.pageNotFound);
   return { ids, total };
 }
@@ -111,35 +113,35 @@ function filterKey(ctx: RequestContext, kind: LinkedKind, filter: repo.LinkedFil
 
 /** `total` counted once per distinct filter and reader until data changes (as for events). */
 async function countOnce(
+  linked: LinkedModule,
   ctx: RequestContext,
-  state: LinkedState,
   kind: LinkedKind,
   filter: repo.LinkedFilter,
 ): Promise<number> {
-  return state.counts.computed(filterKey(ctx, kind, filter), await ctx.dataVersion(), () =>
-    repo.countLinked(ctx.db, kind, filter, languages(ctx)),
+  return linked.state.counts.computed(filterKey(ctx, kind, filter), await ctx.dataVersion(), () =>
+    repo.countLinked(linked.db, kind, filter, languages(linked, ctx)),
   );
 }
 
 async function wholeList(
+  linked: LinkedModule,
   ctx: RequestContext,
-  state: LinkedState,
   kind: LinkedKind,
   filter: repo.LinkedFilter,
   total: number,
 ): Promise<number[]> {
   const key = `list|${filterKey(ctx, kind, filter)}`;
-  return state.lists.computed(key, await ctx.dataVersion(), () =>
-    repo.listLinkedIds(ctx.db, kind, filter, languages(ctx), total, 0),
+  return linked.state.lists.computed(key, await ctx.dataVersion(), () =>
+    repo.listLinkedIds(linked.db, kind, filter, languages(linked, ctx), total, 0),
   );
 }
 
 /** The stored post behind a reference, or the kind's 404 (API.md §5: TEC's 400 is a 404 here). */
 export async function resolvePost(
-  ctx: RequestContext,
+  linked: LinkedModule,
   kind: LinkedKind,
   ref: PostRef,
-  db: Executor = ctx.db,
+  db: Executor = linked.db,
 ): Promise<posts.PostBase> {
   const id = 'id' in ref ? ref.id : await posts.findPostIdBySlug(db, kind.type, ref.slug);
   const post = id !== undefined ? await posts.findPostBase(db, id) : undefined;
@@ -148,22 +150,32 @@ export async function resolvePost(
 }
 
 /** Single read (API.md §14): unknown → 404, not readable → 403. */
-export async function readLinked(ctx: RequestContext, kind: LinkedKind, ref: PostRef): Promise<repo.LinkedRow> {
-  const post = await resolvePost(ctx, kind, ref);
+export async function readLinked(
+  linked: LinkedModule,
+  ctx: RequestContext,
+  kind: LinkedKind,
+  ref: PostRef,
+): Promise<repo.LinkedRow> {
+  const post = await resolvePost(linked, kind, ref);
   if (!canReadPost(ctx.caller, post)) throw new ApiError(kind.errors.notAccessible, { status: 403 });
-  const row = await repo.findLinked(ctx.db, kind, post.id, languages(ctx));
+  const row = await repo.findLinked(linked.db, kind, post.id, languages(linked, ctx));
   if (!row) throw new ApiError(kind.errors.notFound);
   return row;
 }
 
-export async function loadLinked(ctx: RequestContext, kind: LinkedKind, id: number): Promise<repo.LinkedRow> {
-  const row = await repo.findLinked(ctx.db, kind, id, languages(ctx));
+export async function loadLinked(
+  linked: LinkedModule,
+  ctx: RequestContext,
+  kind: LinkedKind,
+  id: number,
+): Promise<repo.LinkedRow> {
+  const row = await repo.findLinked(linked.db, kind, id, languages(linked, ctx));
   if (!row) throw new ApiError(kind.errors.notFound);
   return row;
 }
 
 /** Checks that need the database but change nothing; all problems are reported together. */
-async function validateWrite(ctx: RequestContext, input: LinkedWriteInput, db: Executor = ctx.db): Promise<void> {
+async function validateWrite(input: LinkedWriteInput, db: Executor): Promise<void> {
   const problems = new Map<string, ParamProblem>();
   if (input.author !== undefined && !(await posts.userExists(db, input.author))) {
     problems.set('author', { message: 'unknown_user', vars: { value: input.author } });
@@ -191,12 +203,13 @@ export async function lockLinkedNames(trx: Executor, kind: LinkedKind, names: re
  * found by the first look, without a write or a lock.
  */
 export async function createLinked(
+  linked: LinkedModule,
   ctx: RequestContext,
   kind: LinkedKind,
   input: LinkedWriteInput & { name: string },
-  db: Executor = ctx.db,
+  db: Executor = linked.db,
 ): Promise<number> {
-  await validateWrite(ctx, input, db);
+  await validateWrite(input, db);
   if (!callerCan(ctx.caller, 'create_posts')) throw forbidden(ctx.caller !== null);
   requireAuthorChange(ctx, input.author);
   const description = input.description !== undefined ? sanitizeHtml(input.description) : undefined;
@@ -230,7 +243,7 @@ export async function createLinked(
     await repo.insertDetails(trx, kind, id, input.details);
     return id;
   };
-  return withSlugRetry((attempt) => (db === ctx.db ? ctx.write((trx) => write(trx, attempt)) : write(db, attempt)));
+  return withSlugRetry((attempt) => (db === linked.db ? ctx.write((trx) => write(trx, attempt)) : write(db, attempt)));
 }
 
 /**
@@ -239,13 +252,14 @@ export async function createLinked(
  * transaction, so that a concurrent update's fields are kept (posts.lockPostBase).
  */
 export async function updateLinked(
+  linked: LinkedModule,
   ctx: RequestContext,
   kind: LinkedKind,
   ref: PostRef,
   input: LinkedWriteInput,
 ): Promise<number> {
-  const post = await resolvePost(ctx, kind, ref);
-  await validateWrite(ctx, input);
+  const post = await resolvePost(linked, kind, ref);
+  await validateWrite(input, linked.db);
   if (!canEditPost(ctx.caller, post)) throw forbidden(ctx.caller !== null);
   requireAuthorChange(ctx, input.author);
 
@@ -273,16 +287,17 @@ export async function updateLinked(
  * item's last state.
  */
 export async function deleteLinked(
+  linked: LinkedModule,
   ctx: RequestContext,
   kind: LinkedKind,
   ref: PostRef,
   force: boolean,
 ): Promise<repo.LinkedRow> {
-  const post = await resolvePost(ctx, kind, ref);
+  const post = await resolvePost(linked, kind, ref);
   if (!canEditPost(ctx.caller, post) || (force && !callerCan(ctx.caller, 'delete_permanently')))
     throw forbidden(ctx.caller !== null);
   if (force) {
-    const last = await loadLinked(ctx, kind, post.id);
+    const last = await loadLinked(linked, ctx, kind, post.id);
     await ctx.write(async (trx) => {
       await repo.unlinkFromEvents(trx, kind, post.id);
       await posts.deletePost(trx, post.id);
@@ -302,5 +317,5 @@ export async function deleteLinked(
     });
     await repo.unlinkFromEvents(trx, kind, post.id);
   });
-  return loadLinked(ctx, kind, post.id);
+  return loadLinked(linked, ctx, kind, post.id);
 }

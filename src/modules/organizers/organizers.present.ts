@@ -1,3 +1,4 @@
+import type { Config } from '../../config.js';
 import type { RequestContext } from '../../http/context.js';
 import { htmlToText } from '../../domain/html.js';
 import { compactJsonLd, globalIds, presentPostHead, withoutEmpty } from '../linked/linked.present.js';
@@ -25,19 +26,20 @@ export function organizerJsonLd(row: LinkedRow): Record<string, unknown> {
 
 /** An organizer object (API.md §8): TEC's order with empty values omitted, then global ids. */
 export function presentOrganizer(
+  config: Config,
   ctx: RequestContext,
   row: LinkedRow,
   options: { jsonLd: boolean },
 ): Record<string, unknown> {
   const d = row.details;
   const body = withoutEmpty({
-    ...presentPostHead(ctx, ORGANIZER_KIND, row),
+    ...presentPostHead(config, ctx, ORGANIZER_KIND, row),
     phone: d.phone,
     website: d.website,
     email: d.email,
   });
   if (options.jsonLd) body.json_ld = organizerJsonLd(row);
-  return { ...body, ...globalIds(ctx, row.id) };
+  return { ...body, ...globalIds(config, row.id) };
 }
 
 /** Organizer columns from validated arguments. */

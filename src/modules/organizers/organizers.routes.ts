@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { RouteRegistry } from '../../http/routes.js';
 import { ORGANIZER_KIND } from '../linked/linked.kind.js';
 import { registerLinkedRoutes } from '../linked/linked.routes.js';
-import type { LinkedState } from '../linked/linked.state.js';
+import type { LinkedModule } from '../linked/linked.module.js';
 import { postWriteInput } from '../linked/linked.schemas.js';
 import { organizerDetails, presentOrganizer } from './organizers.present.js';
 import {
@@ -13,8 +13,8 @@ import {
   organizerUpdateArgs,
 } from './organizers.schemas.js';
 
-export function registerOrganizerRoutes(app: FastifyInstance, registry: RouteRegistry, state: LinkedState): void {
-  registerLinkedRoutes(app, registry, state, {
+export function registerOrganizerRoutes(app: FastifyInstance, registry: RouteRegistry, linked: LinkedModule): void {
+  registerLinkedRoutes(app, registry, linked, {
     kind: ORGANIZER_KIND,
     schema: OrganizerSchema,
     listSchema: organizerListSchema,

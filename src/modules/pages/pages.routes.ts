@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { requestContext, type RequestContext } from '../../http/context.js';
+import type { Db } from '../../db/schema.js';
 import { autoParagraph } from '../../domain/html.js';
 import { isRecord } from '../../domain/params.js';
 import { ApiError } from '../../errors.js';
@@ -9,6 +10,7 @@ import { listEventPage } from '../events/listing/listing.js';
 import { findEvents } from '../events/events.repository.js';
 import * as eventsService from '../events/events.service.js';
 import { ORGANIZER_KIND, VENUE_KIND, type LinkedKind } from '../linked/linked.kind.js';
+import type { LinkedModule } from '../linked/linked.module.js';
 import { readLinked } from '../linked/linked.service.js';
 import * as posts from '../posts/posts.repository.js';
 import * as termsRepo from '../terms/terms.repository.js';
@@ -34,7 +36,7 @@ async function respond(
 }
 
 async function eventPage(ctx: RequestContext, events: EventsModule, id: number): Promise<PageContent> {
-  const { row, venue } = await eventsService.readEvent(ctx, events.state, { id }, undefined);
+  const { row, venue } = await eventsService.readEvent(events.state, ctx, { id }, undefined);
   return {
     lang: ctx.lang,
     title: row.title,
@@ -48,8 +50,13 @@ async function eventPage(ctx: RequestContext, events: EventsModule, id: number):
   };
 }
 
-async function linkedPage(ctx: RequestContext, kind: LinkedKind, id: number): Promise<PageContent> {
-  const row = await readLinked(ctx, kind, { id });
+async function linkedPage(
+  ctx: RequestContext,
+  linked: LinkedModule,
+  kind: LinkedKind,
+  id: number,
+): Promise<PageContent> {
+  const row = await readLinked(linked, ctx, kind, { id });
   const details = Object.values(row.details).filter((v): v is string => typeof v === 'string' && v !== '');
   return {
     lang: ctx.lang,
@@ -67,13 +74,14 @@ async function termPage(
   taxonomy: Taxonomy,
   slug: string,
 ): Promise<PageContent> {
-  const languages = { lang: ctx.lang, defaultLang: ctx.config.defaultLanguage };
-  const id = await termsRepo.findTermIdBySlug(ctx.db, taxonomy.key, slug, languages);
-  const term = id !== undefined ? await termsRepo.findTerm(ctx.db, taxonomy.key, id, languages) : undefined;
+  const { db, config } = events.state;
+  const languages = { lang: ctx.lang, defaultLang: config.defaultLanguage };
+  const id = await termsRepo.findTermIdBySlug(db, taxonomy.key, slug, languages);
+  const term = id !== undefined ? await termsRepo.findTerm(db, taxonomy.key, id, languages) : undefined;
   if (!term) throw new ApiError('rest_term_invalid');
-  const page = await listEventPage(ctx, events, {
+  const page = await listEventPage(events, ctx, {
     page: 1,
-    per_page: ctx.config.maxPerPage,
+    per_page: config.maxPerPage,
     strict_dates: false,
     [taxonomy.path]: [String(term.id)],
   });
@@ -83,23 +91,23 @@ async function termPage(
     restUrl: ctx.urls.rest(`${taxonomy.path}/${term.id}`),
     facts: [],
     bodyHtml: term.description,
-    links: (await findEvents(ctx.db, page.ids, languages)).map((row) => ({
+    links: (await findEvents(db, page.ids, languages)).map((row) => ({
       href: ctx.urls.page(`/event/${encodeURIComponent(row.slug)}/`),
       text: `${row.title} (${formatLocal(row.start_utc, row.timezone)})`,
     })),
   };
 }
 
-async function postIdBySlug(ctx: RequestContext, type: string, slug: string): Promise<number> {
-  const id = await posts.findPostIdBySlug(ctx.db, type, slug);
+async function postIdBySlug(db: Db, type: string, slug: string): Promise<number> {
+  const id = await posts.findPostIdBySlug(db, type, slug);
   if (id === undefined) throw new ApiError('rest_term_invalid');
   return id;
 }
 
 const POST_TYPES: Record<string, (ctx: RequestContext, events: EventsModule, id: number) => Promise<PageContent>> = {
   tribe_events: eventPage,
-  tribe_venue: (ctx, _events, id) => linkedPage(ctx, VENUE_KIND, id),
-  tribe_organizer: (ctx, _events, id) => linkedPage(ctx, ORGANIZER_KIND, id),
+  tribe_venue: (ctx, events, id) => linkedPage(ctx, events.state.linked, VENUE_KIND, id),
+  tribe_organizer: (ctx, events, id) => linkedPage(ctx, events.state.linked, ORGANIZER_KIND, id),
 };
 
 /** Path parameters are strings, named by the route's path. */
@@ -108,17 +116,18 @@ type BySlug = { Params: { slug: string } };
 /** Public pages at the `url` of events, venues, organizers, categories and tags (API.md §8). */
 export function registerPageRoutes(app: FastifyInstance, events: EventsModule): void {
   const schema = { hide: true };
+  const { db, linked } = events.state;
   app.get<BySlug>('/event/:slug', { schema }, async (request, reply) => {
     const ctx = requestContext(request);
     return respond(ctx, reply, async () =>
-      eventPage(ctx, events, await postIdBySlug(ctx, 'event', request.params.slug)),
+      eventPage(ctx, events, await postIdBySlug(db, 'event', request.params.slug)),
     );
   });
   for (const kind of [VENUE_KIND, ORGANIZER_KIND]) {
     app.get<BySlug>(`/${kind.type}/:slug`, { schema }, async (request, reply) => {
       const ctx = requestContext(request);
       return respond(ctx, reply, async () =>
-        linkedPage(ctx, kind, await postIdBySlug(ctx, kind.type, request.params.slug)),
+        linkedPage(ctx, linked, kind, await postIdBySlug(db, kind.type, request.params.slug)),
       );
     });
   }

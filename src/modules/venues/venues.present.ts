@@ -1,3 +1,4 @@
+import type { Config } from '../../config.js';
 import type { RequestContext } from '../../http/context.js';
 import { htmlToText } from '../../domain/html.js';
 import { globalIds, presentPostHead, withoutEmpty, compactJsonLd, postPageUrl } from '../linked/linked.present.js';
@@ -34,13 +35,14 @@ export function venueJsonLd(ctx: RequestContext, row: LinkedRow): Record<string,
 
 /** A venue object (API.md §8): TEC's order, empty values omitted, then flags and global ids. */
 export function presentVenue(
+  config: Config,
   ctx: RequestContext,
   row: LinkedRow,
   options: { jsonLd: boolean },
 ): Record<string, unknown> {
   const d = row.details;
   const body = withoutEmpty({
-    ...presentPostHead(ctx, VENUE_KIND, row),
+    ...presentPostHead(config, ctx, VENUE_KIND, row),
     address: d.address,
     city: d.city,
     country: d.country,
@@ -53,5 +55,5 @@ export function presentVenue(
   });
   if (d.geo_lat !== null && d.geo_lng !== null) Object.assign(body, { geo_lat: d.geo_lat, geo_lng: d.geo_lng });
   if (options.jsonLd) body.json_ld = venueJsonLd(ctx, row);
-  return { ...body, show_map: d.show_map === 1, show_map_link: d.show_map_link === 1, ...globalIds(ctx, row.id) };
+  return { ...body, show_map: d.show_map === 1, show_map_link: d.show_map_link === 1, ...globalIds(config, row.id) };
 }

@@ -2,14 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import type { RouteRegistry } from '../../http/routes.js';
 import { VENUE_KIND } from '../linked/linked.kind.js';
 import { registerLinkedRoutes } from '../linked/linked.routes.js';
-import type { LinkedState } from '../linked/linked.state.js';
+import type { LinkedModule } from '../linked/linked.module.js';
 import { postWriteInput } from '../linked/linked.schemas.js';
 import { venueDetails } from './venues.details.js';
 import { presentVenue } from './venues.present.js';
 import { venueCreateArgs, venueListArgs, VenueSchema, venueListSchema, venueUpdateArgs } from './venues.schemas.js';
 
-export function registerVenueRoutes(app: FastifyInstance, registry: RouteRegistry, state: LinkedState): void {
-  registerLinkedRoutes(app, registry, state, {
+export function registerVenueRoutes(app: FastifyInstance, registry: RouteRegistry, linked: LinkedModule): void {
+  registerLinkedRoutes(app, registry, linked, {
     kind: VENUE_KIND,
     schema: VenueSchema,
     listSchema: venueListSchema,

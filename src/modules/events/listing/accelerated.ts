@@ -1,3 +1,5 @@
+import type { Config } from '../../../config.js';
+import type { Db } from '../../../db/schema.js';
 import type { RequestContext } from '../../../http/context.js';
 import type { VersionedCache } from '../../../cache/lru.js';
 import { languages } from '../../linked/linked.service.js';
@@ -10,6 +12,8 @@ import type { PlainListing } from './plain.js';
 
 /** What the accelerated listing keeps between requests, all stamped with the data version. */
 export interface ListingState {
+  readonly db: Db;
+  readonly config: Config;
   readonly plain: PlainListing;
   /** In-memory narrowing of public searches and counts (search/candidates.ts). */
   readonly candidates: EventCandidates;
@@ -144,7 +148,7 @@ async function publicSearch(
   const checked =
     found.unsure.length === 0
       ? []
-      : await repo.listEventKeys(ctx.db, { ...filter, candidateIds: found.unsure }, languages(ctx));
+      : await repo.listEventKeys(state.db, { ...filter, candidateIds: found.unsure }, languages(state, ctx));
   return mergeInListOrder(found.matching, checked);
 }
 
@@ -181,7 +185,7 @@ async function publicCount(
   const written =
     counted.unsure.length === 0
       ? []
-      : await repo.listEventKeys(ctx.db, { ...filter, candidateIds: counted.unsure }, languages(ctx));
+      : await repo.listEventKeys(state.db, { ...filter, candidateIds: counted.unsure }, languages(state, ctx));
   return counted.known + written.length;
 }
 

@@ -20,8 +20,8 @@ const instant = (dt: DateTime | undefined) => (dt ? Math.floor(dt.toSeconds()) :
  * Resolved once per distinct list of references and language until data changes.
  */
 async function termFilter(
-  ctx: RequestContext,
   state: EventsState,
+  ctx: RequestContext,
   taxonomy: Taxonomy,
   refs: string[],
   name: string,
@@ -31,12 +31,13 @@ async function termFilter(
   const version = await ctx.dataVersion();
   const cached = state.termFilters.get(key, version);
   if (cached) return cached;
-  const ids = await resolveTerms(ctx, taxonomy, refs, name, problems);
+  const ids = await resolveTerms(state, ctx, taxonomy, refs, name, problems);
   if (!problems.has(name)) state.termFilters.set(key, version, ids);
   return ids;
 }
 
 async function resolveTerms(
+  state: EventsState,
   ctx: RequestContext,
   taxonomy: Taxonomy,
   refs: string[],
@@ -44,12 +45,12 @@ async function resolveTerms(
   problems: Map<string, ParamProblem>,
 ): Promise<number[]> {
   const ids = refs.map((r) => parsePositiveInteger(r)).filter((id): id is number => id !== undefined);
-  const known = await termsRepo.existingTermIds(ctx.db, taxonomy.key, ids);
+  const known = await termsRepo.existingTermIds(state.db, taxonomy.key, ids);
   const bySlug = await termsRepo.termIdsBySlugs(
-    ctx.db,
+    state.db,
     taxonomy.key,
     refs.filter((r) => parsePositiveInteger(r) === undefined),
-    languages(ctx),
+    languages(state, ctx),
   );
   const resolved: number[] = [];
   const unknown: string[] = [];
@@ -60,7 +61,7 @@ async function resolveTerms(
   }
   if (unknown.length > 0) problems.set(name, { message: 'unknown_term', vars: { value: unknown.join(', ') } });
   if (!taxonomy.hierarchical) return resolved;
-  const tree = await termsRepo.slugPaths(ctx.db, taxonomy.key);
+  const tree = await termsRepo.slugPaths(state.db, taxonomy.key);
   const withDescendants = new Set(resolved);
   let grew = true;
   while (grew) {
@@ -76,22 +77,22 @@ async function resolveTerms(
 }
 
 async function postsFilter(
-  ctx: RequestContext,
+  state: EventsState,
   type: string,
   ids: number[] | undefined,
   name: string,
   problems: Map<string, ParamProblem>,
 ): Promise<void> {
   if (!ids) return;
-  const known = await existingPostIds(ctx.db, type, ids);
+  const known = await existingPostIds(state.db, type, ids);
   const unknown = ids.filter((id) => !known.has(id));
   if (unknown.length > 0)
     problems.set(name, { message: 'unknown_item', vars: { param: name, value: unknown.join(', ') } });
 }
 
 export async function buildFilter(
-  ctx: RequestContext,
   state: EventsState,
+  ctx: RequestContext,
   input: EventListInput,
   bounds: EffectiveBounds,
 ): Promise<repo.EventFilter> {
@@ -100,12 +101,12 @@ export async function buildFilter(
   }
   const problems = new Map<string, ParamProblem>();
   const categoryIds = input.categories
-    ? await termFilter(ctx, state, CATEGORIES, input.categories, 'categories', problems)
+    ? await termFilter(state, ctx, CATEGORIES, input.categories, 'categories', problems)
     : undefined;
-  const tagIds = input.tags ? await termFilter(ctx, state, TAGS, input.tags, 'tags', problems) : undefined;
-  await postsFilter(ctx, 'venue', input.venue, 'venue', problems);
-  await postsFilter(ctx, 'organizer', input.organizer, 'organizer', problems);
-  if (input.post_parent !== undefined && (await posts.postType(ctx.db, input.post_parent)) !== 'event') {
+  const tagIds = input.tags ? await termFilter(state, ctx, TAGS, input.tags, 'tags', problems) : undefined;
+  await postsFilter(state, 'venue', input.venue, 'venue', problems);
+  await postsFilter(state, 'organizer', input.organizer, 'organizer', problems);
+  if (input.post_parent !== undefined && (await posts.postType(state.db, input.post_parent)) !== 'event') {
     problems.set('post_parent', { message: 'unknown_event', vars: { value: input.post_parent } });
   }
   if (problems.size > 0) throw invalidParams(problems);

@@ -28,12 +28,12 @@ export interface EventPage {
 
 /** GET /events (API.md §10): filtered, visible, ordered by start; 404 past the last page. */
 export async function listEventPage(
-  ctx: RequestContext,
   events: { listing: EventListing; state: EventsState },
+  ctx: RequestContext,
   input: EventListInput,
 ): Promise<EventPage> {
-  const bounds = effectiveBounds(ctx, input);
-  const filter = await buildFilter(ctx, events.state, input, bounds);
+  const bounds = effectiveBounds(events.state.config, ctx, input);
+  const filter = await buildFilter(events.state, ctx, input, bounds);
   const { ids, total } = await events.listing.page(ctx, filter, input.page, input.per_page);
   if (ids.length === 0 && input.page > 1) throw new ApiError('event-archive-page-not-found');
   return { ids, total, bounds };

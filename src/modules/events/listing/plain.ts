@@ -1,3 +1,5 @@
+import type { Config } from '../../../config.js';
+import type { Db } from '../../../db/schema.js';
 import type { RequestContext } from '../../../http/context.js';
 import { languages } from '../../linked/linked.service.js';
 import * as repo from './listing.repository.js';
@@ -11,9 +13,9 @@ export interface PlainListing extends EventListing {
 }
 
 /** Every page counted and read in SQL: the reference the accelerated listing is tested against. */
-export const plainListing: PlainListing = {
-  count: (ctx, filter) => repo.countEvents(ctx.db, filter, languages(ctx)),
-  ids: (ctx, filter, limit, offset) => repo.listEventIds(ctx.db, filter, languages(ctx), limit, offset),
+export const plainListing = (events: { readonly db: Db; readonly config: Config }): PlainListing => ({
+  count: (ctx, filter) => repo.countEvents(events.db, filter, languages(events, ctx)),
+  ids: (ctx, filter, limit, offset) => repo.listEventIds(events.db, filter, languages(events, ctx), limit, offset),
   async page(ctx, filter, page, perPage) {
     const [total, ids] = await Promise.all([
       this.count(ctx, filter),
@@ -21,4 +23,4 @@ export const plainListing: PlainListing = {
     ]);
     return { ids, total };
   },
-};
+});

@@ -1,4 +1,5 @@
 import type { DateTime, Zone } from 'luxon';
+import type { Config } from '../../../config.js';
 import type { RequestContext } from '../../../http/context.js';
 import { formatSecondsInZone } from '../../../domain/dates.js';
 import { zoneOf } from '../../../domain/timezones.js';
@@ -22,13 +23,13 @@ const RELATIVE = ['starts_before', 'starts_after', 'ends_before', 'ends_after'] 
  * its day and the others up to the end of theirs unless `strict_dates`; any `starts_*`/`ends_*`
  * drops the default bound it does not give; `include` ignores dates.
  */
-export function effectiveBounds(ctx: RequestContext, input: EventListInput): EffectiveBounds {
+export function effectiveBounds(config: Config, ctx: RequestContext, input: EventListInput): EffectiveBounds {
   if (input.include) return {};
-  const zone = zoneOf(ctx.config.siteTimezone);
+  const zone = zoneOf(config.siteTimezone);
   const startOfDay = (dt: DateTime) => (input.strict_dates ? dt : dayEdge(dt, zone, 'start'));
   const endOfDay = (dt: DateTime) => (input.strict_dates ? dt : dayEdge(dt, zone, 'end'));
   const relative = RELATIVE.some((name) => input[name] !== undefined);
-  const window = relative ? undefined : defaultWindow(ctx);
+  const window = relative ? undefined : defaultWindow(config, ctx);
   const bounds: EffectiveBounds = {
     start_date: input.start_date ? startOfDay(input.start_date) : window?.start,
     end_date: input.end_date ? endOfDay(input.end_date) : window?.end,
@@ -63,9 +64,9 @@ function dayEdge(dt: DateTime, zone: Zone, edge: 'start' | 'end'): DateTime {
 let lastWindow: { key: string; start: DateTime; end: DateTime } | undefined;
 
 /** The default window of the site-zone day of "now", computed once a day (most lists use it). */
-function defaultWindow(ctx: RequestContext): { start: DateTime; end: DateTime } {
-  const zone = zoneOf(ctx.config.siteTimezone);
-  const key = `${ctx.config.siteTimezone}|${formatSecondsInZone(Math.floor(ctx.now.toSeconds()), zone, ctx.config.siteTimezone).slice(0, 10)}`;
+function defaultWindow(config: Config, ctx: RequestContext): { start: DateTime; end: DateTime } {
+  const zone = zoneOf(config.siteTimezone);
+  const key = `${config.siteTimezone}|${formatSecondsInZone(Math.floor(ctx.now.toSeconds()), zone, config.siteTimezone).slice(0, 10)}`;
   if (lastWindow?.key !== key) {
     const today = ctx.now.setZone(zone);
     lastWindow = {

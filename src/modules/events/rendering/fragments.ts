@@ -3,6 +3,7 @@ import { ENTRY_OVERHEAD, ownBuffer, type Fragment } from '../../../cache/entries
 import type { VersionedCache } from '../../../cache/lru.js';
 import { changeKey } from '../../../changes/change-set.js';
 import type { DataVersion } from '../../../changes/data-version.js';
+import type { Config } from '../../../config.js';
 import type { RequestContext } from '../../../http/context.js';
 import { compileSerializer } from '../../../http/json.js';
 import { ImageSchema } from '../../images/images.js';
@@ -127,12 +128,13 @@ function dependencies(bundle: EventBundle): string[] {
  * `own`: the bytes of the parts that belong to this event alone.
  */
 function eventJson(
+  config: Config,
   ctx: RequestContext,
   use: FragmentUse,
   bundle: EventBundle,
   jsonLd: boolean,
 ): { json: Buffer[]; own: number } {
-  const head = serializeHead(presentEventHead(ctx, bundle.row));
+  const head = serializeHead(presentEventHead(config, ctx, bundle.row));
   const term = (taxonomy: Taxonomy) => (row: TermRow) =>
     embedded(ctx, use, taxonomy.key, changeKey('term', row.id), row, () =>
       serializeTerm(presentEmbeddedTerm(row, taxonomy, ctx.urls)),
@@ -145,8 +147,8 @@ function eventJson(
     ) =>
     (row: LinkedRow) =>
       embedded(ctx, use, `${kind}|${jsonLd ? 1 : 0}`, changeKey(kind, row.id), row, () => serialize(present(row)));
-  const venue = linked('venue', (row) => presentVenue(ctx, row, { jsonLd }), serializeVenue);
-  const organizer = linked('organizer', (row) => presentOrganizer(ctx, row, { jsonLd }), serializeOrganizer);
+  const venue = linked('venue', (row) => presentVenue(config, ctx, row, { jsonLd }), serializeVenue);
+  const organizer = linked('organizer', (row) => presentOrganizer(config, ctx, row, { jsonLd }), serializeOrganizer);
   const own = ownBuffer(head.slice(0, -1));
   const json = [
     own,
@@ -161,7 +163,7 @@ function eventJson(
     ...json,
     CUSTOM_FIELDS,
     JSON_LD_OPEN,
-    bytes(serializeJsonLd(presentEventJsonLd(ctx, bundle))),
+    bytes(serializeJsonLd(presentEventJsonLd(config, ctx, bundle))),
     CLOSE,
   ]);
   return { json: [whole], own: whole.length };
@@ -197,8 +199,8 @@ export function fragmentRendering(
         if (cached) result.set(id, shown(cached));
         else missing.push(id);
       }
-      for (const bundle of missing.length > 0 ? await readBundles(ctx, state, missing, knownRows) : []) {
-        const fragment = eventFragment(ctx, use, bundle, options.jsonLd);
+      for (const bundle of missing.length > 0 ? await readBundles(state, ctx, missing, knownRows) : []) {
+        const fragment = eventFragment(state.config, ctx, use, bundle, options.jsonLd);
         fragments.set(keyOf(bundle.row.id), use.version, fragment);
         result.set(bundle.row.id, shown(fragment));
       }
@@ -207,9 +209,15 @@ export function fragmentRendering(
   };
 }
 
-function eventFragment(ctx: RequestContext, use: FragmentUse, bundle: EventBundle, jsonLd: boolean): Fragment {
+function eventFragment(
+  config: Config,
+  ctx: RequestContext,
+  use: FragmentUse,
+  bundle: EventBundle,
+  jsonLd: boolean,
+): Fragment {
   const { password, author_id, status, status_before_trash } = bundle.row;
-  const { json, own } = eventJson(ctx, use, bundle, jsonLd);
+  const { json, own } = eventJson(config, ctx, use, bundle, jsonLd);
   const fragment: Fragment = {
     json,
     bytes: own + ENTRY_OVERHEAD,
@@ -217,7 +225,7 @@ function eventFragment(ctx: RequestContext, use: FragmentUse, bundle: EventBundl
     depends: dependencies(bundle),
   };
   if (password !== '') {
-    fragment.blanked = ownBuffer(serializeEvent(ctx, bundle, { jsonLd: false, blanked: true }));
+    fragment.blanked = ownBuffer(serializeEvent(config, ctx, bundle, { jsonLd: false, blanked: true }));
     fragment.bytes += fragment.blanked.length;
   }
   return fragment;

@@ -1,4 +1,5 @@
 import type { Fragment } from '../../../cache/entries.js';
+import type { Config } from '../../../config.js';
 import type { RequestContext } from '../../../http/context.js';
 import { compileSerializer } from '../../../http/json.js';
 import { ImageSchema } from '../../images/images.js';
@@ -48,11 +49,12 @@ const eventSerializer = compileSerializer(EventSchema, [
 
 /** An event's whole representation as JSON (API.md §8), by its response schema. */
 export function serializeEvent(
+  config: Config,
   ctx: RequestContext,
   bundle: EventBundle,
   options: { jsonLd: boolean; blanked: boolean },
 ): string {
-  return eventSerializer(presentEvent(ctx, bundle, options));
+  return eventSerializer(presentEvent(config, ctx, bundle, options));
 }
 
 /** Whether a protected event shows blanked to this reader: no matching password, no right to edit it. */
@@ -66,12 +68,12 @@ export function isLocked(
 
 /** The bundles of `ids`, taking the rows already read from `knownRows`. */
 export async function readBundles(
-  ctx: RequestContext,
   state: EventsState,
+  ctx: RequestContext,
   ids: readonly number[],
   knownRows: readonly EventRow[],
 ): Promise<EventBundle[]> {
   const known = knownRows.filter((row) => ids.includes(row.id));
   const unread = ids.filter((id) => !known.some((row) => row.id === id));
-  return loadBundles(ctx, state, [...known, ...(await findEvents(ctx.db, unread, languages(ctx)))]);
+  return loadBundles(state, ctx, [...known, ...(await findEvents(state.db, unread, languages(state, ctx)))]);
 }
