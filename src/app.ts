@@ -180,8 +180,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   registerCors(app, cors);
   registerRateLimits(app, limits);
   registerRequestContext(app, state, keep<CredentialRow>(1_000, 1_000), authenticationGuard(limits));
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('Content-Language', request.calendarContext?.lang ?? config.defaultLanguage);
+    done(null, payload);
   });
   // Before the response cache's own onSend hook, which keeps the bytes as compressed.
   registerCompression(app);

@@ -67,18 +67,27 @@ export function negotiateEncoding(acceptEncoding: string | undefined): Encoding 
  * compressed bytes.
  */
 export function registerCompression(app: FastifyInstance): void {
-  app.addHook('onSend', async (request, reply, payload) => {
+  // Callback style: most responses pass through untouched, without a promise per response.
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (!(typeof payload === 'string' || Buffer.isBuffer(payload)) || reply.hasHeader('content-encoding')) {
-      return payload;
+      done(null, payload);
+      return;
     }
     const size = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
-    if (size <= MIN_SIZE || !COMPRESSIBLE.test(String(reply.getHeader('content-type') ?? ''))) return payload;
+    if (size <= MIN_SIZE || !COMPRESSIBLE.test(String(reply.getHeader('content-type') ?? ''))) {
+      done(null, payload);
+      return;
+    }
     reply.header('vary', withVary(reply.getHeader('vary'), 'Accept-Encoding'));
     const encoding = negotiateEncoding(request.headers['accept-encoding']);
-    if (encoding === null) return payload;
-    const compressed = await compress(encoding, payload);
-    reply.header('content-encoding', encoding);
-    reply.removeHeader('content-length');
-    return compressed;
+    if (encoding === null) {
+      done(null, payload);
+      return;
+    }
+    compress(encoding, payload).then((compressed) => {
+      reply.header('content-encoding', encoding);
+      reply.removeHeader('content-length');
+      done(null, compressed);
+    }, done);
   });
 }

@@ -209,17 +209,16 @@ export function registerResponseCache(app: FastifyInstance, version: DataVersion
     request.responseCacheAsked = cache.recordMiss(key);
     reply.header('x-calendar-cache', 'miss');
   });
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     const key = request.responseCacheKey;
     const current = request.responseCacheVersion;
     if (
-      key === null ||
-      current === null ||
-      reply.statusCode !== 200 ||
-      !(typeof payload === 'string' || Buffer.isBuffer(payload))
+      key !== null &&
+      current !== null &&
+      reply.statusCode === 200 &&
+      (typeof payload === 'string' || Buffer.isBuffer(payload))
     )
-      return payload;
-    cache.keep(key, current, request.responseCacheAsked, reply, payload);
-    return payload;
+      cache.keep(key, current, request.responseCacheAsked, reply, payload);
+    done(null, payload);
   });
 }
