@@ -101,7 +101,6 @@ function frontHooks(limits: RateLimits, cors: Cors, metrics: Metrics): FrontHook
   };
 }
 
-/** Builds the application (plugins, modules, error handling) without listening. */
 /**
  * Slow clients (API.md §25.3): headers within 10 s, the whole request within 30 s, idle keep-alive
  * connections closed after 5 s. Node checks the first two on a timer, every second here (its
@@ -113,6 +112,7 @@ const SLOW_CLIENT_TIMEOUTS = {
   http: { headersTimeout: 10_000, requestTimeout: 30_000, connectionsCheckingInterval: 1_000 },
 };
 
+/** Builds the application (plugins, modules, error handling) without listening. */
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
   const handle = connect(config.databaseUrl);
   const version = dataVersionOf(handle);
@@ -174,7 +174,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.setValidatorCompiler(() => () => true);
 
   registerBodyParsers(app);
-  registerErrorHandling(app, config);
+  registerErrorHandling(app, config, registerMetrics(app, metrics));
   // CORS first, so that every answer (a 429 too) is readable cross-origin; then the rate limits,
   // before anything else is done for the request (API.md §25.1, §25.2).
   registerCors(app, cors);
@@ -187,7 +187,6 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   // Before the response cache's own onSend hook, which keeps the bytes as compressed.
   registerCompression(app);
   if (responseCache) registerResponseCache(app, version, responseCache);
-  registerMetrics(app, metrics);
 
   const registry = new RouteRegistry();
   await registerDocumentation(app, registry, config);

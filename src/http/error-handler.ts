@@ -85,18 +85,30 @@ function sendError(request: FastifyRequest, reply: FastifyReply, error: ApiError
   return reply.code(error.status).send(renderError(error, lang));
 }
 
-export function registerErrorHandling(app: FastifyInstance, config: Config): void {
+/**
+ * `onUnmatched` hears of every answer to a request no route matched (those pass no route's hooks:
+ * plugins/metrics.ts counts them this way).
+ */
+export function registerErrorHandling(
+  app: FastifyInstance,
+  config: Config,
+  onUnmatched: (request: FastifyRequest, reply: FastifyReply, status: number) => void,
+): void {
+  const answer = (request: FastifyRequest, reply: FastifyReply, error: ApiError, lang: Language) => {
+    if (request.is404) onUnmatched(request, reply, error.status);
+    return sendError(request, reply, error, lang);
+  };
   app.setErrorHandler((error: FastifyError, request, reply) => {
     let known = fromFastifyError(error, config);
     if (known && request.is404 && BODY_ERRORS.has(known.code)) known = new ApiError('rest_no_route');
     const lang = errorLanguage(request, config.defaultLanguage);
-    if (known) return sendError(request, reply, known, lang);
+    if (known) return answer(request, reply, known, lang);
     // Unexpected: a generic message for the client, the details only in the log (API.md §5).
     request.log.error({ err: error }, 'unhandled error');
-    return sendError(request, reply, new ApiError('rest_internal_error'), lang);
+    return answer(request, reply, new ApiError('rest_internal_error'), lang);
   });
   app.setNotFoundHandler((request, reply) =>
-    sendError(request, reply, new ApiError('rest_no_route'), errorLanguage(request, config.defaultLanguage)),
+    answer(request, reply, new ApiError('rest_no_route'), errorLanguage(request, config.defaultLanguage)),
   );
 }
 

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { PoolStats } from '../db/connect.js';
 
@@ -17,6 +17,9 @@ export interface MetricSources {
 /** Most requests take well under 5 ms: prom-client's default buckets start at 5 ms. */
 const DURATION_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
+/** Counts a response to a request no route matched, with the status it is answered with. */
+export type UnmatchedObserver = (request: FastifyRequest, reply: FastifyReply, status: number) => void;
+
 /** A route label for requests no route matched, so that unknown paths cannot grow the series. */
 const UNMATCHED = 'unmatched';
 
@@ -33,9 +36,7 @@ export class Metrics {
   readonly registry = new Registry();
   private readonly requests: Counter<'method' | 'route' | 'status'>;
   private readonly durations: Histogram<'method' | 'route'>;
-  /** Labelled children by label values: prom-client hashes the labels on every inc/observe otherwise. */
-  private readonly requestSeries = new Map<string, Counter.Internal>();
-  private readonly durationSeries = new Map<string, Histogram.Internal<'method' | 'route'>>();
+  private readonly byPattern = new Map<string, RouteSeries>();
 
   constructor(sources: MetricSources) {
     const registers = [this.registry];
@@ -86,34 +87,60 @@ export class Metrics {
     new Gauge({ name: 'webhook_deliveries_pending', help: 'Webhook deliveries not yet made', registers }).set(0);
   }
 
-  /** `route` is Fastify's pattern; its parameters' regular expressions are left out of the label. */
+  /** A response counted outside its route's hooks (the cache front's hits); `route` is Fastify's pattern. */
   observe(method: string, route: string, status: number, seconds: number): void {
-    const requestKey = `${method} ${route} ${status}`;
-    let requests = this.requestSeries.get(requestKey);
-    if (!requests) {
-      requests = this.requests.labels(method, routeLabel(route), String(status));
-      this.requestSeries.set(requestKey, requests);
-    }
+    let series = this.byPattern.get(route);
+    if (!series) this.byPattern.set(route, (series = this.seriesOf(routeLabel(route))));
+    series.observe(method, status, seconds);
+  }
+
+  /** What a route's responses are counted and timed under (`route`: its label, see routeLabel). */
+  seriesOf(route: string): RouteSeries {
+    return new RouteSeries(this.requests, this.durations, route);
+  }
+}
+
+/**
+ * One route's series, their labelled children kept by method and status: prom-client would hash
+ * the labels on every call, and a key string per response would be garbage.
+ */
+export class RouteSeries {
+  private readonly requests = new Map<string, Map<number, Counter.Internal>>();
+  private readonly durations = new Map<string, Histogram.Internal<'method' | 'route'>>();
+
+  constructor(
+    private readonly requestCounter: Counter<'method' | 'route' | 'status'>,
+    private readonly durationHistogram: Histogram<'method' | 'route'>,
+    private readonly route: string,
+  ) {}
+
+  observe(method: string, status: number, seconds: number): void {
+    let byStatus = this.requests.get(method);
+    if (!byStatus) this.requests.set(method, (byStatus = new Map<number, Counter.Internal>()));
+    let requests = byStatus.get(status);
+    if (!requests) byStatus.set(status, (requests = this.requestCounter.labels(method, this.route, String(status))));
     requests.inc();
-    const durationKey = `${method} ${route}`;
-    let durations = this.durationSeries.get(durationKey);
-    if (!durations) {
-      durations = this.durations.labels(method, routeLabel(route));
-      this.durationSeries.set(durationKey, durations);
-    }
+    let durations = this.durations.get(method);
+    if (!durations) this.durations.set(method, (durations = this.durationHistogram.labels(method, this.route)));
     durations.observe(seconds);
   }
 }
 
 /**
- * Counts every response Fastify sends, timed up to its hand-over to Node (the last onSend hook):
- * an onResponse hook would cost a listener and a tick per response. The cache front counts its
- * hits itself.
+ * Counts every response Fastify sends, timed up to its hand-over to Node (its route's last onSend
+ * hook): each route gets its own hook with its series, so a response costs no route look-up, no
+ * key string and no `finish` listener. Requests no route matched are counted by the not-found and
+ * error handlers (`observeUnmatched`). The cache front counts its hits itself.
  */
-export function registerMetrics(app: FastifyInstance, metrics: Metrics): void {
-  app.addHook('onSend', (request, reply, payload, done) => {
-    const route = request.is404 ? UNMATCHED : (request.routeOptions.url ?? UNMATCHED);
-    metrics.observe(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
-    done(null, payload);
+export function registerMetrics(app: FastifyInstance, metrics: Metrics): UnmatchedObserver {
+  app.addHook('onRoute', (route) => {
+    const series = metrics.seriesOf(routeLabel(route.url));
+    const count: onSendHookHandler = (request, reply, payload, done) => {
+      series.observe(request.method, reply.statusCode, reply.elapsedTime / 1000);
+      done(null, payload);
+    };
+    route.onSend = [...(route.onSend === undefined ? [] : [route.onSend].flat()), count];
   });
+  const unmatched = metrics.seriesOf(UNMATCHED);
+  return (request, reply, status) => unmatched.observe(request.method, status, reply.elapsedTime / 1000);
 }
