@@ -67,24 +67,5 @@ for (const dialect of await testDialects()) {
         assert.equal(res.headers.vary, undefined, url);
       }
     });
-
-    it('a cached response is kept compressed: a hit is sent in the encoding asked for, compressed once', async (s) => {
-      if (!t.api.config.acceleration) return s.skip('the response cache exists only with ACCELERATION=on');
-      const url = `${NS}/events?per_page=3`;
-      const responses = [];
-      for (let i = 0; i < 3; i++) responses.push(await get(url, { 'accept-encoding': 'br' }));
-      const [, miss, hit] = responses;
-      assert.equal(miss.headers['x-calendar-cache'], 'miss');
-      assert.equal(hit.headers['x-calendar-cache'], 'hit');
-      assert.equal(hit.headers['content-encoding'], 'br');
-      assert.equal(hit.headers.vary, 'Accept-Encoding');
-      assert.deepEqual(hit.body, miss.body, 'the very bytes kept');
-      const plain = await get(url);
-      assert.equal(plain.headers['x-calendar-cache'], 'miss', 'another encoding is another entry');
-      assert.equal(plain.headers['content-encoding'], undefined);
-      assert.deepEqual(brotliDecompressSync(hit.body), plain.body);
-      const gzipped = await get(url, { 'accept-encoding': 'gzip' });
-      assert.equal(gzipped.headers['content-encoding'], 'gzip');
-    });
   });
 }
