@@ -12,6 +12,7 @@ import { NAMESPACE } from './http/urls.js';
 import { isLanguage, LANGUAGES } from './i18n/languages.js';
 import { syncSiteTimezone } from './modules/events/events.maintenance.js';
 import { registerEventRoutes } from './modules/events/events.routes.js';
+import { assignIcalUids } from './modules/ical/ical.maintenance.js';
 import { registerPageRoutes } from './modules/pages/pages.routes.js';
 import { registerOrganizerRoutes } from './modules/organizers/organizers.routes.js';
 import { registerTermRoutes } from './modules/terms/terms.routes.js';
@@ -95,6 +96,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   try {
     await migrateToLatest(handle.db, handle.dialect);
     await syncSiteTimezone(handle.db, writes, config);
+    await assignIcalUids(handle.db, writes, config);
   } catch (error) {
     await handle.close();
     throw error;

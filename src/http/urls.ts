@@ -42,6 +42,11 @@ export class UrlBuilder {
     return `${this.apiRoot}/${path}${encodeQuery([...query, ...this.langParam])}`;
   }
 
+  /** An iCalendar file or feed under PUBLIC_URL, keeping the request's language (API.md §19.2 `ical_url`). */
+  ical(path: string): string {
+    return `${this.config.publicUrl}${this.langSegment}/ical/${path}${encodeQuery(this.langParam)}`;
+  }
+
   /** A public page under PUBLIC_URL (API.md §8 `url`). */
   page(path: string): string {
     return `${this.config.publicUrl}${path}`;
