@@ -13,6 +13,8 @@ import { isLanguage, LANGUAGES } from './i18n/languages.js';
 import { syncSiteTimezone } from './modules/events/events.maintenance.js';
 import { registerEventRoutes } from './modules/events/events.routes.js';
 import { assignIcalUids } from './modules/ical/ical.maintenance.js';
+import { createIcalModule } from './modules/ical/ical.module.js';
+import { registerIcalRoutes } from './modules/ical/ical.routes.js';
 import { registerPageRoutes } from './modules/pages/pages.routes.js';
 import { registerOrganizerRoutes } from './modules/organizers/organizers.routes.js';
 import { registerTermRoutes } from './modules/terms/terms.routes.js';
@@ -47,7 +49,11 @@ declare module 'fastify' {
   }
 }
 
-const LANGUAGE_PREFIX = new RegExp(`^/(${LANGUAGES.join('|')})(?=/${NAMESPACE.replace(/\//g, '\\/')}(?:[/?]|$))`, 'i');
+// The iCalendar routes (API.md §19.2 `ical_url`) take the language segment too.
+const LANGUAGE_PREFIX = new RegExp(
+  `^/(${LANGUAGES.join('|')})(?=/(?:${NAMESPACE.replace(/\//g, '\\/')}|ical)(?:[/?]|$))`,
+  'i',
+);
 
 /**
  * Strips BASE_PATH and the optional `/{lang}` segment before routing, so one set of routes serves
@@ -148,7 +154,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   registerOrganizerRoutes(app, registry, linked);
   registerTermRoutes(app, registry);
   registerOptionsRoutes(app, registry);
-  registerPageRoutes(app, events);
+  const ical = createIcalModule(events, keep);
+  registerIcalRoutes(app, ical);
+  registerPageRoutes(app, events, ical);
   // `search_index`: whether the in-memory search candidates are built (at a million events that
   // takes seconds after start; `npm run bench` waits for it before measuring); always `ready` with ACCELERATION=off.
   const health = { type: 'object', properties: { status: { type: 'string' }, search_index: { type: 'string' } } };

@@ -19,6 +19,10 @@ export interface Config {
   readonly responseCache: boolean;
   /** ACCELERATION=off runs every read on its plain path: no caches, no in-memory search (the reference behaviour). */
   readonly acceleration: boolean;
+  /** SITE_NAME: the calendar's name (iCalendar X-WR-CALNAME and PRODID, API.md §19.1); default PUBLIC_URL's host. */
+  readonly siteName: string;
+  /** ICAL_MAX_EVENTS: the most events one iCalendar feed holds (API.md §19). */
+  readonly icalMaxEvents: number;
 }
 
 export class ConfigError extends Error {
@@ -103,11 +107,12 @@ export function loadConfig(env: Env = process.env): Config {
   }
   const adminPassword = env.CALENDAR_ADMIN_PASSWORD?.trim() || undefined;
   const acceleration = onOff(env, 'ACCELERATION');
+  const origin = publicUrl(env, host, port);
   return Object.freeze({
     port,
     host,
     databaseUrl: databaseUrl(env),
-    publicUrl: publicUrl(env, host, port),
+    publicUrl: origin,
     basePath: basePath(env),
     siteTimezone,
     defaultLanguage,
@@ -118,5 +123,7 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimit: 1024 * 1024,
     responseCache: onOff(env, 'RESPONSE_CACHE'),
     acceleration,
+    siteName: env.SITE_NAME?.trim() || new URL(origin).hostname,
+    icalMaxEvents: positiveInt(env, 'ICAL_MAX_EVENTS', 2000, 100_000),
   });
 }

@@ -50,3 +50,12 @@ export async function bumpSequence(db: Executor, eventId: number): Promise<void>
     .where('post_id', '=', eventId)
     .execute();
 }
+
+/** The latest modification of any post (Unix seconds; 0 when there is none): a feed's Last-Modified. */
+export async function latestModification(db: Executor): Promise<number> {
+  const row = await db
+    .selectFrom('posts')
+    .select((eb) => eb.fn.max('modified_at').as('at'))
+    .executeTakeFirst();
+  return Number(row?.at ?? 0);
+}

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requestContext, type RequestContext } from '../../http/context.js';
 import { autoParagraph } from '../../domain/html.js';
 import { ApiError } from '../../errors.js';
@@ -13,6 +13,8 @@ import * as posts from '../posts/posts.repository.js';
 import * as termsRepo from '../terms/terms.repository.js';
 import { CATEGORIES, TAGS, type Taxonomy } from '../terms/taxonomies.js';
 import { notFoundPage, renderPage, type PageContent } from './pages.render.js';
+import { pageExport, sendPageExport, type PageTarget } from '../ical/ical.pages.js';
+import type { IcalDeps } from '../ical/ical.service.js';
 
 function sendPage(reply: FastifyReply, html: string, status = 200): FastifyReply {
   return reply.code(status).type('text/html; charset=utf-8').send(html);
@@ -102,38 +104,90 @@ const POST_TYPES: Record<string, (ctx: RequestContext, events: EventsModule, id:
 };
 
 /** Public pages at the `url` of events, venues, organizers, categories and tags (API.md §8). */
-export function registerPageRoutes(app: FastifyInstance, events: EventsModule): void {
+/** The page of a post id as its iCalendar export sees it (`?post_type=…&p=…` pages). */
+const TARGETS: Record<string, (id: number) => PageTarget> = {
+  tribe_events: (id) => ({ kind: 'event', id }),
+  tribe_venue: (id) => ({ kind: 'linked', linked: VENUE_KIND, id }),
+  tribe_organizer: (id) => ({ kind: 'linked', linked: ORGANIZER_KIND, id }),
+};
+
+/**
+ * Public pages at the `url` of events, venues, organizers, categories and tags (API.md §8), and
+ * their iCalendar export with `?ical=1` / `?outlook-ical=1` (API.md §19).
+ */
+export function registerPageRoutes(app: FastifyInstance, events: EventsModule, ical: IcalDeps): void {
   const schema = { hide: true };
+  /** Renders the page, or its export when asked for; `target` is read only then. */
+  const page = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    target: () => Promise<PageTarget>,
+    build: (ctx: RequestContext) => Promise<PageContent>,
+  ) => {
+    const ctx = requestContext(request);
+    const missing = () => sendPage(reply, notFoundPage(ctx.lang), 404);
+    if (!pageExport(request)) return respond(ctx, reply, () => build(ctx));
+    let resolved: PageTarget;
+    try {
+      resolved = await target();
+    } catch (error) {
+      if (error instanceof ApiError && error.status < 500) return missing();
+      throw error;
+    }
+    return sendPageExport(ical, request, reply, resolved, missing);
+  };
+  const slugOf = (request: FastifyRequest) => (request.params as { slug: string }).slug;
   app.get('/event/:slug', { schema }, async (request, reply) => {
     const ctx = requestContext(request);
-    return respond(ctx, reply, async () =>
-      eventPage(ctx, events, await postIdBySlug(ctx, 'event', (request.params as { slug: string }).slug)),
+    const id = () => postIdBySlug(ctx, 'event', slugOf(request));
+    return page(
+      request,
+      reply,
+      async () => ({ kind: 'event', id: await id() }),
+      async () => eventPage(ctx, events, await id()),
     );
   });
   for (const kind of [VENUE_KIND, ORGANIZER_KIND]) {
     app.get(`/${kind.type}/:slug`, { schema }, async (request, reply) => {
       const ctx = requestContext(request);
-      return respond(ctx, reply, async () =>
-        linkedPage(ctx, kind, await postIdBySlug(ctx, kind.type, (request.params as { slug: string }).slug)),
+      const id = () => postIdBySlug(ctx, kind.type, slugOf(request));
+      return page(
+        request,
+        reply,
+        async () => ({ kind: 'linked', linked: kind, id: await id() }),
+        async () => linkedPage(ctx, kind, await id()),
       );
     });
   }
   app.get('/events/category/*', { schema }, async (request, reply) => {
-    const ctx = requestContext(request);
     const path = (request.params as { '*': string })['*'].split('/').filter((s) => s !== '');
-    return respond(ctx, reply, () =>
-      termPage(ctx, events, CATEGORIES, decodeURIComponent(path[path.length - 1] ?? '')),
+    const slug = decodeURIComponent(path[path.length - 1] ?? '');
+    return page(
+      request,
+      reply,
+      async () => ({ kind: 'term', taxonomy: CATEGORIES, slug }),
+      (ctx) => termPage(ctx, events, CATEGORIES, slug),
     );
   });
-  app.get('/tag/:slug', { schema }, async (request, reply) => {
-    const ctx = requestContext(request);
-    return respond(ctx, reply, () => termPage(ctx, events, TAGS, (request.params as { slug: string }).slug));
-  });
+  app.get('/tag/:slug', { schema }, async (request, reply) =>
+    page(
+      request,
+      reply,
+      async () => ({ kind: 'term', taxonomy: TAGS, slug: slugOf(request) }),
+      (ctx) => termPage(ctx, events, TAGS, slugOf(request)),
+    ),
+  );
   app.get('/', { schema }, async (request, reply) => {
     const ctx = requestContext(request);
     const query = request.query as { post_type?: string; p?: string };
     const render = query.post_type ? POST_TYPES[query.post_type] : undefined;
-    if (!render || !/^\d+$/.test(query.p ?? '')) return sendPage(reply, notFoundPage(ctx.lang), 404);
-    return respond(ctx, reply, () => render(ctx, events, Number(query.p)));
+    const target = query.post_type ? TARGETS[query.post_type] : undefined;
+    if (!render || !target || !/^\d+$/.test(query.p ?? '')) return sendPage(reply, notFoundPage(ctx.lang), 404);
+    return page(
+      request,
+      reply,
+      async () => target(Number(query.p)),
+      () => render(ctx, events, Number(query.p)),
+    );
   });
 }
