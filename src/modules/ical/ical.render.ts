@@ -100,13 +100,26 @@ function eventData(ctx: RequestContext, bundle: EventBundle): ICalEventData {
     };
   }
   if (row.timezone === 'UTC') return { ...data, start: utcDate(row.start_utc), end: utcDate(row.end_utc) };
-  const zone = zoneOf(row.timezone);
   return {
     ...data,
     timezone: tzidOf(row.timezone),
-    start: DateTime.fromSeconds(row.start_utc, { zone }),
-    end: DateTime.fromSeconds(row.end_utc, { zone }),
+    start: zonedTime(row.start_utc, row.timezone),
+    end: zonedTime(row.end_utc, row.timezone),
   };
+}
+
+/**
+ * An instant as a Luxon time in the event's zone. ical-generator writes it in the event's TZID by
+ * asking Luxon to place it there (`setZone(tzid)`), which Luxon cannot for offset TZIDs such as
+ * `UTC+0530`: such a time, already in its zone, stays where it is.
+ */
+function zonedTime(seconds: number, timezone: string): DateTime {
+  const zone = zoneOf(timezone);
+  const time = DateTime.fromSeconds(seconds, { zone });
+  if (!zone.isUniversal) return time;
+  return new Proxy(time, {
+    get: (target, key): unknown => (key === 'setZone' ? () => target : Reflect.get(target, key, target)),
+  });
 }
 
 export interface CalendarOptions {

@@ -3,19 +3,23 @@ import { zoneOf } from '../../domain/timezones.js';
 
 const DAY = 86_400;
 
-/**
- * The TZID of a stored time zone: IANA names as stored; `UTC±N` offsets in Luxon's spelling
- * (`UTC+5:30`), which ical-generator can place times in (it rejects TEC's `UTC+5.5`).
- */
-export function tzidOf(timezone: string): string {
-  return zoneOf(timezone).isUniversal ? zoneOf(timezone).name : timezone;
-}
-
 const offsetText = (minutes: number) => {
   const sign = minutes < 0 ? '-' : '+';
   const abs = Math.abs(minutes);
   return `${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}${String(abs % 60).padStart(2, '0')}`;
 };
+
+/**
+ * The TZID of a stored time zone: IANA names as stored; `UTC±N` offsets as `UTC+5` or, with
+ * minutes, `UTC+0530`: a parameter value may hold no `:` unquoted (RFC 5545 §3.1), and TEC's
+ * spellings (`UTC+5:30`, `UTC+5.5`) differ for one offset.
+ */
+export function tzidOf(timezone: string): string {
+  const zone = zoneOf(timezone);
+  if (!zone.isUniversal) return timezone;
+  const offset = zone.offset(0);
+  return offset % 60 === 0 ? `UTC${offset < 0 ? '-' : '+'}${Math.abs(offset / 60)}` : `UTC${offsetText(offset)}`;
+}
 
 const localText = (seconds: number, offsetMinutes: number) =>
   DateTime.fromSeconds(seconds + offsetMinutes * 60, { zone: 'utc' }).toFormat("yyyyLLdd'T'HHmmss");
