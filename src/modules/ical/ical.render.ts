@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import ical, { ICalCalendarMethod, ICalEventStatus, type ICalEventData } from 'ical-generator';
 import { DateTime } from 'luxon';
 import type { Config } from '../../config.js';
-import { autoParagraph, htmlToText } from '../../domain/html.js';
+import { autoParagraph } from '../../domain/html.js';
 import { zoneOf } from '../../domain/timezones.js';
 import type { RequestContext } from '../../http/context.js';
 import type { EventBundle } from '../events/events.present.js';
@@ -15,19 +15,36 @@ const VERSION = (
   JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }
 ).version;
 
-/** Sanitised HTML as text (API.md §19.1): paragraphs and `<br>` become line breaks, other tags go. */
+const PARAGRAPH = '\uE000';
+const BREAK = '\uE001';
+const ENTITIES: Readonly<Record<string, string>> = {
+  '&lt;': '<',
+  '&gt;': '>',
+  '&quot;': '"',
+  '&#39;': "'",
+  '&nbsp;': ' ',
+  '&amp;': '&',
+};
+
+/**
+ * Stored HTML as text (API.md §19.1): paragraphs become blank lines; `<br>` and the ends of other
+ * blocks, line breaks; other tags go. Stored HTML is sanitize-html's output (domain/html.ts): its
+ * tags are well formed, no attribute value holds a raw `>`, and its text escapes only the entities
+ * above, so tags and entities are replaced here without parsing again: a sanitize-html pass per
+ * event had been most of the time of a 2,000-event feed.
+ */
 export function htmlAsText(html: string): string {
   return autoParagraph(html)
-    .split(/<\/p\s*>/i)
-    .map((paragraph) =>
-      paragraph
-        .split(/<br\s*\/?>/i)
-        .map(htmlToText)
-        .join('\n')
-        .trim(),
-    )
-    .filter((paragraph) => paragraph !== '')
-    .join('\n\n');
+    .replace(/[\uE000\uE001]/g, '')
+    .replace(/<\/p\s*>/gi, PARAGRAPH)
+    .replace(/<br\s*\/?>|<\/(?:div|li|h[1-6]|tr|blockquote|pre|figure|table)\s*>/gi, BREAK)
+    .replace(/<[^>]*>/g, '')
+    .replace(/&(?:lt|gt|quot|#39|nbsp|amp);/g, (entity) => ENTITIES[entity] ?? entity)
+    .replace(/\s+/g, ' ')
+    .replace(/ ?\uE001 ?/g, '\n')
+    .replace(/ ?\uE000 ?/g, '\n\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }
 
 const detail = (venue: LinkedRow, key: string) => {
