@@ -222,6 +222,10 @@ for (const dialect of await testDialects()) {
       const changed = await feed(t.api, '/ical/events.ics', { 'if-none-match': etag });
       assert.equal(changed.status, 200);
       assert.notEqual(changed.headers.etag, etag);
+      const head = await t.api.request('HEAD', '/ical/events.ics', undefined, { raw: true });
+      assert.equal(head.status, 200);
+      assert.equal(head.headers.etag, changed.headers.etag);
+      assert.equal(head.text, '');
     });
 
     it('every GET /events filter applies, with its validation; status may only be publish', async () => {
