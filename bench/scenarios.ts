@@ -41,6 +41,12 @@ export function scenarios(samples: Samples): Scenario[] {
       const [start, end] = pick(samples.windows);
       return `${NS}/events?categories=${pick(samples.categorySlugs)}&search=${pick(samples.words)}&start_date=${start}&end_date=${end}`;
     }),
+    // A category's iCalendar feed over three weeks: about 200 events at 100,000 (issue 24).
+    read('ical', () => {
+      const [start] = pick(samples.windows);
+      const end = new Date(Date.parse(`${start}T00:00:00Z`) + 21 * 86_400_000).toISOString().slice(0, 10);
+      return `/ical/events.ics?categories=${pick(samples.categorySlugs)}&start_date=${start}&end_date=${end}`;
+    }),
     read('single', () => `${NS}/events/${pick(samples.eventIds)}`),
     read('slug', () => `${NS}/events/by-slug/${pick(samples.slugs)}`),
     read('venues', () => `${NS}/venues?page=${page(20)}`),
@@ -77,7 +83,8 @@ export function scenarios(samples: Samples): Scenario[] {
       },
     },
   ];
-  const reads = list.filter((s) => !s.write && s.name !== 'baseline');
+  // `mixed` keeps the JSON reads it was measured with before the `ical` scenario existed.
+  const reads = list.filter((s) => !s.write && s.name !== 'baseline' && s.name !== 'ical');
   const writes = list.filter((s) => s.write);
   list.push({ name: 'mixed', write: true, next: () => (Math.random() < 0.05 ? pick(writes) : pick(reads)).next() });
   return list;

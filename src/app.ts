@@ -13,6 +13,9 @@ import { NAMESPACE } from './http/urls.js';
 import { isLanguage, LANGUAGES } from './i18n/languages.js';
 import { syncSiteTimezone } from './modules/events/events.maintenance.js';
 import { registerEventRoutes } from './modules/events/events.routes.js';
+import { assignIcalUids } from './modules/ical/ical.maintenance.js';
+import { createIcalModule } from './modules/ical/ical.module.js';
+import { registerIcalRoutes } from './modules/ical/ical.routes.js';
 import { registerPageRoutes } from './modules/pages/pages.routes.js';
 import { registerOrganizerRoutes } from './modules/organizers/organizers.routes.js';
 import { registerTermRoutes } from './modules/terms/terms.routes.js';
@@ -57,7 +60,11 @@ declare module 'fastify' {
   }
 }
 
-const LANGUAGE_PREFIX = new RegExp(`^/(${LANGUAGES.join('|')})(?=/${NAMESPACE.replace(/\//g, '\\/')}(?:[/?]|$))`, 'i');
+// The iCalendar routes (API.md §19.2 `ical_url`) take the language segment too.
+const LANGUAGE_PREFIX = new RegExp(
+  `^/(${LANGUAGES.join('|')})(?=/(?:${NAMESPACE.replace(/\//g, '\\/')}|ical)(?:[/?]|$))`,
+  'i',
+);
 
 /**
  * Strips BASE_PATH and the optional `/{lang}` segment before routing, so one set of routes serves
@@ -120,6 +127,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   try {
     await migrateToLatest(handle.db, handle.dialect);
     await syncSiteTimezone(handle.db, writes, config);
+    await assignIcalUids(handle.db, writes, config);
   } catch (error) {
     await handle.close();
     throw error;
@@ -195,7 +203,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   registerOrganizerRoutes(app, registry, linked);
   registerTermRoutes(app, registry, terms);
   registerOptionsRoutes(app, registry);
-  registerPageRoutes(app, events);
+  const ical = createIcalModule(events, keep);
+  registerIcalRoutes(app, ical);
+  registerPageRoutes(app, events, ical);
   registerOperations(app, config, { db: handle.db, metrics, searchIndexState: () => events.searchIndexState() });
   return app;
 }

@@ -30,6 +30,10 @@ export interface Config {
   readonly corsOrigins: readonly string[] | '*';
   /** Bearer token `/metrics` asks for (§25.4); open when unset. A secret: never logged. */
   readonly metricsToken: string | undefined;
+  /** SITE_NAME: the calendar's name (iCalendar X-WR-CALNAME and PRODID, API.md §19.1); default PUBLIC_URL's host. */
+  readonly siteName: string;
+  /** ICAL_MAX_EVENTS: the most events one iCalendar feed holds (API.md §19). */
+  readonly icalMaxEvents: number;
 }
 
 export class ConfigError extends Error {
@@ -161,11 +165,12 @@ export function loadConfig(env: Env = process.env): Config {
   }
   const adminPassword = env.CALENDAR_ADMIN_PASSWORD?.trim() || undefined;
   const acceleration = onOff(env, 'ACCELERATION');
+  const origin = publicUrl(env, host, port);
   return Object.freeze({
     port,
     host,
     databaseUrl: databaseUrl(env),
-    publicUrl: publicUrl(env, host, port),
+    publicUrl: origin,
     basePath: basePath(env),
     siteTimezone,
     defaultLanguage,
@@ -182,5 +187,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: trustProxy(env),
     corsOrigins: corsOrigins(env),
     metricsToken: env.METRICS_TOKEN || undefined,
+    siteName: env.SITE_NAME?.trim() || new URL(origin).hostname,
+    icalMaxEvents: positiveInt(env, 'ICAL_MAX_EVENTS', 2000, 100_000),
   });
 }

@@ -12,6 +12,7 @@ import * as inexactIndex from './migrations/0008_inexact_search_documents_index.
 import * as credentialChanges from './migrations/0009_credential_changes_bump_version.js';
 import * as searchMerges from './migrations/0010_search_index_merges_by_sixteen.js';
 import * as statusBeforeTrash from './migrations/0011_status_before_trash.js';
+import * as icalIdentity from './migrations/0012_event_ical_identity.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -30,6 +31,7 @@ const STEPS: Record<string, DialectMigration> = {
   '0009_credential_changes_bump_version': credentialChanges,
   '0010_search_index_merges_by_sixteen': searchMerges,
   '0011_status_before_trash': statusBeforeTrash,
+  '0012_event_ical_identity': icalIdentity,
 };
 
 class StaticProvider implements MigrationProvider {

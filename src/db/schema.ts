@@ -96,6 +96,12 @@ export interface EventsTable {
   /** Copies of the post's status and author, kept in sync by the events service (migration 0004). */
   status: Generated<string>;
   author_id: Generated<number>;
+  /** The event's iCalendar UID (migration 0012); null only until the start-up after it was written around the service. */
+  ical_uid: string | null;
+  /** iCalendar SEQUENCE: bumped by the writes API.md §19.1 names. */
+  ical_sequence: Generated<number>;
+  /** Creation instant (iCalendar CREATED); null only for events older than migration 0012 without a post. */
+  created_at: number | null;
 }
 
 export interface VenuesTable {

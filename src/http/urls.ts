@@ -44,6 +44,11 @@ export class UrlBuilder {
     return `${this.apiRoot}/${path}${encodeQuery([...query, ...this.langParam])}`;
   }
 
+  /** An iCalendar file or feed under PUBLIC_URL, keeping the request's language (API.md §19.2 `ical_url`). */
+  ical(path: string): string {
+    return `${this.config.publicUrl}${this.langSegment}/ical/${path}${encodeQuery(this.langParam)}`;
+  }
+
   /**
    * A public page under PUBLIC_URL (API.md §8 `url`), keeping the request's language (§15). Pages
    * read `i18n_language` and have no language path segment, so both forms become the parameter.

@@ -46,6 +46,8 @@ function mapStrings(value: Json, map: (s: string) => string): Json {
 
 interface TranscriptIds {
   event: number;
+  /** Ours alone (API.md §19.2): a random UUID at our host, after TEC's keys. */
+  icalUid: string;
   venue: number;
   organizer: number;
   category: number;
@@ -65,6 +67,8 @@ function expectedFromTranscript(ids: TranscriptIds): Json {
     global_id_lineage: [gid(ids.event)],
     author: String(ids.author),
     rest_url: `${REST}/events/${ids.event}`,
+    ical_uid: ids.icalUid,
+    ical_url: `http://127.0.0.1:8080/ical/events/${ids.event}.ics`,
   });
   Object.assign(tec.categories[0], { term_taxonomy_id: ids.category, id: ids.category });
   tec.categories[0].urls.self = `${REST}/categories/${ids.category}`;
@@ -175,6 +179,7 @@ for (const dialect of await testDialects()) {
       const admin = await t.api.user('administrator');
       const expected = expectedFromTranscript({
         event: res.json.id,
+        icalUid: res.json.ical_uid,
         venue: venue.json.id,
         organizer: organizer.json.id,
         category: category.json.id,
@@ -186,6 +191,7 @@ for (const dialect of await testDialects()) {
       assert.deepEqual(res.json, expected);
       // Values independent of ids and host, spelled out so a wrong expectation cannot hide behind the transcript.
       const e = res.json;
+      assert.match(e.ical_uid, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}@127\.0\.0\.1$/);
       assert.equal(typeof e.id, 'number');
       assert.equal(e.author, String(admin.id));
       assert.equal(e.status, 'publish');

@@ -52,6 +52,7 @@ export async function insertEvent(db: Db, options: EventFixture = {}): Promise<n
       hide_from_listings: options.hidden ? 1 : 0,
       status: options.status ?? 'publish',
       author_id: options.authorId ?? 0,
+      ical_uid: `factory-event-${id}@127.0.0.1`,
     })
     .execute();
   for (const [position, organizerId] of (options.organizerIds ?? []).entries()) {

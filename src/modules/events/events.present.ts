@@ -145,6 +145,12 @@ export function presentEventHead(config: Config, ctx: RequestContext, row: Event
   };
 }
 
+/** The keys after `custom_fields` (API.md §19.2): identifiers, so a protected event shows them too. */
+export function presentEventTail(ctx: RequestContext, row: EventRow): { ical_uid: string; ical_url: string } {
+  // Every event has a UID once the service has started (ical/ical.maintenance.ts).
+  return { ical_uid: row.ical_uid ?? '', ical_url: ctx.urls.ical(`events/${row.id}.ics`) };
+}
+
 const eventPageUrl = (ctx: RequestContext, row: EventRow) => postPageUrl(ctx, 'event', 'tribe_events', row);
 
 /** The JSON-LD of a single read (tec-api.md §5.9). */
@@ -168,6 +174,7 @@ export function presentEvent(
       presentOrganizer(config, ctx, organizer, { jsonLd: options.jsonLd }),
     ),
     custom_fields: [],
+    ...presentEventTail(ctx, bundle.row),
   };
   if (options.blanked) Object.assign(event, BLANKED);
   if (options.jsonLd && !options.blanked) event.json_ld = presentEventJsonLd(config, ctx, bundle);

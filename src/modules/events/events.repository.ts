@@ -55,6 +55,9 @@ function selectEvents(db: Executor, { lang, defaultLang }: Languages) {
       'events.sticky',
       'events.featured',
       'events.venue_id',
+      'events.ical_uid',
+      'events.ical_sequence',
+      'events.created_at',
     ]);
 }
 
@@ -173,6 +176,9 @@ const EVENT_COLUMNS = [
   'venue_id',
   'status',
   'author_id',
+  'ical_uid',
+  'ical_sequence',
+  'created_at',
 ] as const satisfies readonly (keyof EventColumns)[];
 const insertEventRow = compiledOnce((db, slot: Slots<[postId: number, ...columns: unknown[]]>) =>
   db

@@ -80,6 +80,8 @@ export const EventSchema = Type.Object(
     venue: Type.Union([Type.Ref(VenueSchema), EmptyArray]),
     organizer: Type.Array(Type.Ref(OrganizerSchema)),
     custom_fields: EmptyArray,
+    ical_uid: Type.String({ description: 'The iCalendar UID: stable, the same in every language (read-only)' }),
+    ical_url: Type.String({ format: 'uri', description: 'The event as an iCalendar file' }),
     json_ld: Type.Optional(JsonLdSchema),
     ...TranslationsSchema,
   },

@@ -35,6 +35,7 @@ import * as repo from './events.repository.js';
 import { countDeltas } from './term-counts.js';
 import type { eventCreateArgs, eventUpdateArgs } from './events.schemas.js';
 import type { EventsState } from './events.state.js';
+import { newIcalUid, withSequence } from '../ical/ical.identity.js';
 
 export type EventRef = PostRef;
 
@@ -336,7 +337,8 @@ async function withCounts<T>(
   write: () => Promise<T & { id: number }>,
 ): Promise<T & { id: number }> {
   const before = eventId === undefined ? { published: false, termIds: [] } : await repo.countState(trx, eventId, false);
-  const result = await write();
+  // Updates (an event id is given) bump the iCalendar SEQUENCE when they reschedule (API.md §19.1).
+  const result = await (eventId === undefined ? write() : withSequence(trx, eventId, write));
   const deltas = countDeltas(before, await repo.countState(trx, result.id, false));
   await termsRepo.adjustTermCounts(trx, deltas);
   recordChange(changes, result.id, deltas);
@@ -400,6 +402,9 @@ export async function createEvent(state: EventsState, ctx: RequestContext, input
               venue_id: null,
               status,
               author_id: input.author ?? ctx.caller?.userId ?? 0,
+              ical_uid: newIcalUid(state.config),
+              ical_sequence: 0,
+              created_at: now,
             });
             await writeRelations(state, ctx, trx, id, rel);
             await repo.refreshSearchDocument(trx, id);

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requestContext, type RequestContext } from '../../http/context.js';
 import type { Db } from '../../db/schema.js';
 import { autoParagraph } from '../../domain/html.js';
@@ -16,6 +16,8 @@ import * as posts from '../posts/posts.repository.js';
 import * as termsRepo from '../terms/terms.repository.js';
 import { CATEGORIES, TAGS, type Taxonomy } from '../terms/taxonomies.js';
 import { notFoundPage, renderPage, type PageContent } from './pages.render.js';
+import { pageExport, sendPageExport, type PageTarget } from '../ical/ical.pages.js';
+import type { IcalDeps } from '../ical/ical.service.js';
 
 function sendPage(reply: FastifyReply, html: string, status = 200): FastifyReply {
   return reply.code(status).type('text/html; charset=utf-8').send(html);
@@ -113,41 +115,91 @@ const POST_TYPES: Record<string, (ctx: RequestContext, events: EventsModule, id:
 /** Path parameters are strings, named by the route's path. */
 type BySlug = { Params: { slug: string } };
 
-/** Public pages at the `url` of events, venues, organizers, categories and tags (API.md §8). */
-export function registerPageRoutes(app: FastifyInstance, events: EventsModule): void {
+/** The page of a post id as its iCalendar export sees it (`?post_type=…&p=…` pages). */
+const TARGETS: Record<string, (id: number) => PageTarget> = {
+  tribe_events: (id) => ({ kind: 'event', id }),
+  tribe_venue: (id) => ({ kind: 'linked', linked: VENUE_KIND, id }),
+  tribe_organizer: (id) => ({ kind: 'linked', linked: ORGANIZER_KIND, id }),
+};
+
+/**
+ * Public pages at the `url` of events, venues, organizers, categories and tags (API.md §8), and
+ * their iCalendar export with `?ical=1` / `?outlook-ical=1` (API.md §19).
+ */
+export function registerPageRoutes(app: FastifyInstance, events: EventsModule, ical: IcalDeps): void {
   const schema = { hide: true };
   const { db, linked } = events.state;
-  app.get<BySlug>('/event/:slug', { schema }, async (request, reply) => {
+  /** Renders the page, or its export when asked for; `target` is read only then. */
+  const page = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    target: () => Promise<PageTarget>,
+    build: (ctx: RequestContext) => Promise<PageContent>,
+  ) => {
     const ctx = requestContext(request);
-    return respond(ctx, reply, async () =>
-      eventPage(ctx, events, await postIdBySlug(db, 'event', request.params.slug)),
+    const missing = () => sendPage(reply, notFoundPage(ctx.lang), 404);
+    if (!pageExport(request)) return respond(ctx, reply, () => build(ctx));
+    let resolved: PageTarget;
+    try {
+      resolved = await target();
+    } catch (error) {
+      if (error instanceof ApiError && error.status < 500) return missing();
+      throw error;
+    }
+    return sendPageExport(ical, request, reply, resolved, missing);
+  };
+  app.get<BySlug>('/event/:slug', { schema }, async (request, reply) => {
+    const id = () => postIdBySlug(db, 'event', request.params.slug);
+    return page(
+      request,
+      reply,
+      async () => ({ kind: 'event', id: await id() }),
+      async (ctx) => eventPage(ctx, events, await id()),
     );
   });
   for (const kind of [VENUE_KIND, ORGANIZER_KIND]) {
     app.get<BySlug>(`/${kind.type}/:slug`, { schema }, async (request, reply) => {
-      const ctx = requestContext(request);
-      return respond(ctx, reply, async () =>
-        linkedPage(ctx, linked, kind, await postIdBySlug(db, kind.type, request.params.slug)),
+      const id = () => postIdBySlug(db, kind.type, request.params.slug);
+      return page(
+        request,
+        reply,
+        async () => ({ kind: 'linked', linked: kind, id: await id() }),
+        async (ctx) => linkedPage(ctx, linked, kind, await id()),
       );
     });
   }
   app.get<{ Params: { '*': string } }>('/events/category/*', { schema }, async (request, reply) => {
-    const ctx = requestContext(request);
     const path = request.params['*'].split('/').filter((s) => s !== '');
-    return respond(ctx, reply, () =>
-      termPage(ctx, events, CATEGORIES, decodeURIComponent(path[path.length - 1] ?? '')),
+    const slug = decodeURIComponent(path[path.length - 1] ?? '');
+    return page(
+      request,
+      reply,
+      async () => ({ kind: 'term', taxonomy: CATEGORIES, slug }),
+      (ctx) => termPage(ctx, events, CATEGORIES, slug),
     );
   });
-  app.get<BySlug>('/tag/:slug', { schema }, async (request, reply) => {
-    const ctx = requestContext(request);
-    return respond(ctx, reply, () => termPage(ctx, events, TAGS, request.params.slug));
-  });
+  app.get<BySlug>('/tag/:slug', { schema }, async (request, reply) =>
+    page(
+      request,
+      reply,
+      async () => ({ kind: 'term', taxonomy: TAGS, slug: request.params.slug }),
+      (ctx) => termPage(ctx, events, TAGS, request.params.slug),
+    ),
+  );
   app.get('/', { schema }, async (request, reply) => {
     const ctx = requestContext(request);
     const query: Record<string, unknown> = isRecord(request.query) ? request.query : {};
     const { post_type: postType, p } = query;
-    const render = typeof postType === 'string' && postType !== '' ? POST_TYPES[postType] : undefined;
-    if (!render || typeof p !== 'string' || !/^\d+$/.test(p)) return sendPage(reply, notFoundPage(ctx.lang), 404);
-    return respond(ctx, reply, () => render(ctx, events, Number(p)));
+    const known = typeof postType === 'string' && postType !== '';
+    const render = known ? POST_TYPES[postType] : undefined;
+    const target = known ? TARGETS[postType] : undefined;
+    if (!render || !target || typeof p !== 'string' || !/^\d+$/.test(p))
+      return sendPage(reply, notFoundPage(ctx.lang), 404);
+    return page(
+      request,
+      reply,
+      async () => target(Number(p)),
+      () => render(ctx, events, Number(p)),
+    );
   });
 }

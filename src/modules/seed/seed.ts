@@ -8,6 +8,7 @@ import { snapToDays, sortKeys } from '../events/events.dates.js';
 import { searchDocument } from '../events/search/documents.js';
 import { recountTerms } from '../terms/terms.repository.js';
 import { CITIES, description, Random, sentence, ZONES } from './seed.data.js';
+import { newIcalUid } from '../ical/ical.identity.js';
 
 export interface SeedOptions {
   events: number;
@@ -256,7 +257,7 @@ async function seedEvents(
       await insertBatch(
         trx,
         'events',
-        rows.map((r, i) => ({ post_id: ids[i], ...r.event })),
+        rows.map((r, i) => ({ post_id: ids[i], ...r.event, ical_uid: newIcalUid(config), created_at: now })),
       );
       await insertBatch(
         trx,

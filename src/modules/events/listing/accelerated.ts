@@ -157,9 +157,15 @@ const termSetsOf = (filter: repo.EventFilter) =>
 
 /** Besides words, the filter asks only what the in-memory candidates know: dates and terms. */
 const onlyWhatCandidatesKnow = (filter: repo.EventFilter) =>
-  [filter.venueIds, filter.organizerIds, filter.featured, filter.parentId, filter.geoloc, filter.near].every(
-    (value) => value === undefined,
-  );
+  [
+    filter.venueIds,
+    filter.organizerIds,
+    filter.featured,
+    filter.parentId,
+    filter.geoloc,
+    filter.near,
+    filter.unprotected,
+  ].every((value) => value === undefined);
 
 /**
  * A public list without words counted in memory (search/candidates.ts), the events this process

@@ -32,6 +32,8 @@ export interface EventFilter {
   include?: number[];
   geoloc?: boolean;
   near?: { lat: number; lng: number; radiusKm: number };
+  /** Leaves out password-protected events (iCalendar feeds, API.md §19: what any subscriber may see in full). */
+  unprotected?: boolean;
   /** A superset of the result already narrowed in memory (search/candidates.ts); every condition still applies. */
   candidateIds?: readonly number[];
 }
@@ -140,6 +142,8 @@ function eventConditions(db: Executor, filter: EventFilter): Expression<SqlBool>
     const prefilter = mayContain(db, sql.ref('events.post_id'), word);
     if (prefilter) conditions.push(prefilter);
   }
+  if (filter.unprotected)
+    conditions.push(sql<SqlBool>`EXISTS (SELECT 1 FROM posts p WHERE p.id = events.post_id AND p.password = '')`);
   if (filter.geoloc)
     conditions.push(
       sql<SqlBool>`EXISTS (SELECT 1 FROM venues v WHERE v.post_id = events.venue_id AND v.geo_lat IS NOT NULL AND v.geo_lng IS NOT NULL)`,

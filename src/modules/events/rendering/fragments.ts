@@ -18,7 +18,7 @@ import type { TermRow } from '../../terms/terms.repository.js';
 import { CATEGORIES, TAGS, type Taxonomy } from '../../terms/taxonomies.js';
 import { VenueSchema } from '../../venues/venues.schemas.js';
 import { presentVenue } from '../../venues/venues.present.js';
-import { presentEventHead, presentEventJsonLd, type EventBundle } from '../events.present.js';
+import { presentEventHead, presentEventJsonLd, presentEventTail, type EventBundle } from '../events.present.js';
 import { CostDetailsSchema, DateDetailsSchema, EventSchema } from '../events.schemas.js';
 import type { EventsState } from '../events.state.js';
 import { isLocked, readBundles, serializeEvent, type EventRendering } from './rendering.js';
@@ -29,6 +29,8 @@ const EMBEDDED_KEYS = [
   'venue',
   'organizer',
   'custom_fields',
+  'ical_uid',
+  'ical_url',
   'json_ld',
   'translations',
   'languages',
@@ -42,6 +44,7 @@ const serializeTerm = compileSerializer(EmbeddedTermSchema, []);
 const serializeVenue = compileSerializer(VenueSchema, [ImageSchema]);
 const serializeOrganizer = compileSerializer(OrganizerSchema, [ImageSchema]);
 const serializeJsonLd = compileSerializer(JsonLdSchema, []);
+const serializeTail = compileSerializer(Type.Pick(EventSchema, ['ical_uid', 'ical_url']), []);
 
 const bytes = (text: string) => Buffer.from(text);
 const COMMA = bytes(',');
@@ -50,10 +53,8 @@ const TAGS_OPEN = bytes('],"tags":[');
 const VENUE_OPEN = bytes('],"venue":');
 const NO_VENUE = bytes('],"venue":[]');
 const ORGANIZER_OPEN = bytes(',"organizer":[');
-const CUSTOM_FIELDS = bytes('],"custom_fields":[]');
 const JSON_LD_OPEN = bytes(',"json_ld":');
 const CLOSE = bytes('}');
-const LIST_TAIL = bytes('],"custom_fields":[]}');
 
 const prefixedCopies = new WeakMap<Buffer, Map<Buffer, Buffer>>();
 
@@ -157,11 +158,16 @@ function eventJson(
     bundle.venue ? prefixed(VENUE_OPEN, venue(bundle.venue)) : NO_VENUE,
     ...elements(ORGANIZER_OPEN, bundle.organizers.map(organizer)),
   ];
-  if (!jsonLd) return { json: [...json, LIST_TAIL], own: own.length };
+  // `custom_fields`, then the event's own `ical_uid` and `ical_url` (API.md §19.2).
+  const tail = `],"custom_fields":[],${serializeTail(presentEventTail(ctx, bundle.row)).slice(1, -1)}`;
+  if (!jsonLd) {
+    const listTail = ownBuffer(`${tail}}`);
+    return { json: [...json, listTail], own: own.length + listTail.length };
+  }
   // A single read sends one event alone: joined once here, it is not copied together on every read.
   const whole = Buffer.concat([
     ...json,
-    CUSTOM_FIELDS,
+    bytes(tail),
     JSON_LD_OPEN,
     bytes(serializeJsonLd(presentEventJsonLd(config, ctx, bundle))),
     CLOSE,
