@@ -1,9 +1,7 @@
-import { readFileSync } from 'node:fs';
 import ical, { ICalCalendarMethod, ICalEventStatus, type ICalEventData } from 'ical-generator';
 import { DateTime } from 'luxon';
 import type { Config } from '../../config.js';
 import { autoParagraph } from '../../domain/html.js';
-import { isRecord } from '../../domain/params.js';
 import { zoneOf } from '../../domain/timezones.js';
 import type { RequestContext } from '../../http/context.js';
 import type { EventBundle } from '../events/events.present.js';
@@ -11,9 +9,6 @@ import { postPageUrl } from '../linked/linked.present.js';
 import type { LinkedRow } from '../linked/linked.repository.js';
 import { foldLines } from './ical.fold.js';
 import { tzidOf, vtimezone } from './ical.timezones.js';
-
-const PACKAGE: unknown = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8'));
-const VERSION = isRecord(PACKAGE) && typeof PACKAGE.version === 'string' ? PACKAGE.version : '';
 
 const PARAGRAPH = '\uE000';
 const BREAK = '\uE001';
@@ -176,7 +171,8 @@ export function renderCalendar(
     });
   }
   const calendar = ical({
-    prodId: `//${config.siteName}//calendar-events-service ${VERSION}//EN`,
+    // No version: a built server (bench/.build) has no package.json beside it to read one from.
+    prodId: `//${config.siteName}//calendar-events-service//EN`,
     scale: 'GREGORIAN',
     method: ICalCalendarMethod.PUBLISH,
     ttl: 3600,
