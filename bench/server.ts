@@ -75,7 +75,8 @@ async function productionBuild(): Promise<string> {
 function startV8Flags(): string[] {
   const { scripts } = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } };
   const words = scripts.start.split(/\s+/);
-  return words.slice(1, words.indexOf('--import')).filter((word) => word.startsWith('--'));
+  const loader = words.indexOf('--import');
+  return words.slice(1, loader < 0 ? words.length : loader).filter((word) => word.startsWith('--'));
 }
 
 /** Starts the real server as a child process with production settings and request logging off. */
