@@ -68,6 +68,8 @@ export const en = {
   must_be_id_list: '{param} must be a list of ids.',
   must_be_list: '{param} must be a list of ids or slugs.',
   invalid_reference: '{param} must be an id, an object or a list of them.',
+  recurrence_line: 'line {line}: {reason}',
+  series_field: '{param} belongs to the series: edit the series instead.',
   cost_free: 'Free',
 } as const;
 

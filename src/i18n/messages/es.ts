@@ -66,5 +66,7 @@ export const es: Catalogue = {
   must_be_id_list: '{param} debe ser una lista de ID.',
   must_be_list: '{param} debe ser una lista de ID o slugs.',
   invalid_reference: '{param} debe ser un ID, un objeto o una lista de ellos.',
+  recurrence_line: 'línea {line}: {reason}',
+  series_field: '{param} pertenece a la serie: edite la serie.',
   cost_free: 'Gratis',
 };

@@ -66,5 +66,7 @@ export const fr: Catalogue = {
   must_be_id_list: "{param} doit être une liste d'identifiants.",
   must_be_list: "{param} doit être une liste d'identifiants ou de slugs.",
   invalid_reference: '{param} doit être un identifiant, un objet ou une liste de ceux-ci.',
+  recurrence_line: 'ligne {line} : {reason}',
+  series_field: '{param} appartient à la série : modifiez la série.',
   cost_free: 'Gratuit',
 };

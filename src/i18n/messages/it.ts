@@ -66,5 +66,7 @@ export const it: Catalogue = {
   must_be_id_list: '{param} deve essere un elenco di ID.',
   must_be_list: '{param} deve essere un elenco di ID o slug.',
   invalid_reference: '{param} deve essere un ID, un oggetto o un elenco di questi.',
+  recurrence_line: 'riga {line}: {reason}',
+  series_field: '{param} appartiene alla serie: modifica la serie.',
   cost_free: 'Gratuito',
 };

@@ -66,5 +66,7 @@ export const nl: Catalogue = {
   must_be_id_list: '{param} moet een lijst van ids zijn.',
   must_be_list: '{param} moet een lijst van ids of slugs zijn.',
   invalid_reference: '{param} moet een id, een object of een lijst daarvan zijn.',
+  recurrence_line: 'regel {line}: {reason}',
+  series_field: '{param} hoort bij de reeks: bewerk de reeks.',
   cost_free: 'Gratis',
 };

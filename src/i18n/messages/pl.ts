@@ -66,5 +66,7 @@ export const pl: Catalogue = {
   must_be_id_list: '{param} musi być listą identyfikatorów.',
   must_be_list: '{param} musi być listą identyfikatorów lub slugów.',
   invalid_reference: '{param} musi być identyfikatorem, obiektem lub ich listą.',
+  recurrence_line: 'wiersz {line}: {reason}',
+  series_field: '{param} należy do serii: edytuj serię.',
   cost_free: 'Bezpłatne',
 };

@@ -66,5 +66,7 @@ export const ptBr: Catalogue = {
   must_be_id_list: '{param} deve ser uma lista de IDs.',
   must_be_list: '{param} deve ser uma lista de IDs ou slugs.',
   invalid_reference: '{param} deve ser um ID, um objeto ou uma lista deles.',
+  recurrence_line: 'linha {line}: {reason}',
+  series_field: '{param} pertence à série: edite a série.',
   cost_free: 'Grátis',
 };

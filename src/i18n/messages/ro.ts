@@ -66,5 +66,7 @@ export const ro: Catalogue = {
   must_be_id_list: '{param} trebuie să fie o listă de ID-uri.',
   must_be_list: '{param} trebuie să fie o listă de ID-uri sau slug-uri.',
   invalid_reference: '{param} trebuie să fie un ID, un obiect sau o listă a acestora.',
+  recurrence_line: 'linia {line}: {reason}',
+  series_field: '{param} aparține seriei: editați seria.',
   cost_free: 'Gratuit',
 };

@@ -66,5 +66,7 @@ export const sv: Catalogue = {
   must_be_id_list: '{param} måste vara en lista med id.',
   must_be_list: '{param} måste vara en lista med id eller slugs.',
   invalid_reference: '{param} måste vara ett id, ett objekt eller en lista av dem.',
+  recurrence_line: 'rad {line}: {reason}',
+  series_field: '{param} hör till serien: redigera serien.',
   cost_free: 'Gratis',
 };

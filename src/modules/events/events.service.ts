@@ -36,6 +36,9 @@ import { countDeltas } from './term-counts.js';
 import type { eventCreateArgs, eventUpdateArgs } from './events.schemas.js';
 import type { EventsState } from './events.state.js';
 import { newIcalUid, withSequence } from '../ical/ical.identity.js';
+import * as seriesRepo from './series/series.repository.js';
+import { SERIES_ROW, userHidden } from './series/series.repository.js';
+import { checkRecurrence, refuseSeriesFields, syncSeries, syncSeriesRemoved } from './series/series.service.js';
 
 export type EventRef = PostRef;
 
@@ -354,6 +357,8 @@ function recordChange(changes: ChangeSet, eventId: number, countDeltas: Readonly
 /** POST /events (API.md §13): 201 with the event; status scaled by role; one transaction. */
 export async function createEvent(state: EventsState, ctx: RequestContext, input: EventCreateInput): Promise<number> {
   const times = computeTimes(state, ctx, input, undefined);
+  const recurrence = input.recurrence && input.recurrence.length > 0 ? input.recurrence : undefined;
+  if (recurrence) checkRecurrence(state.config, ctx.now, recurrence, times);
   const rel = await validateWrite(state, ctx, input, undefined);
   if (!callerCan(ctx.caller, 'create_posts')) throw forbidden(ctx.caller !== null);
   requireAuthorChange(ctx, input.author);
@@ -396,7 +401,7 @@ export async function createEvent(state: EventsState, ctx: RequestContext, input
               website: input.website || null,
               show_map: flag(input.show_map) ?? 0,
               show_map_link: flag(input.show_map_link) ?? 0,
-              hide_from_listings: flag(input.hide_from_listings) ?? 0,
+              hide_from_listings: (flag(input.hide_from_listings) ?? 0) | (recurrence ? SERIES_ROW : 0),
               sticky: flag(input.sticky) ?? 0,
               featured: flag(input.featured) ?? 0,
               venue_id: null,
@@ -405,15 +410,29 @@ export async function createEvent(state: EventsState, ctx: RequestContext, input
               ical_uid: newIcalUid(state.config),
               ical_sequence: 0,
               created_at: now,
+              recurrence: recurrence ? JSON.stringify(recurrence) : null,
+              materialised_until: null,
+              excluded: null,
+              series_id: null,
+              recurrence_id: null,
+              overrides: null,
             });
             await writeRelations(state, ctx, trx, id, rel);
             await repo.refreshSearchDocument(trx, id);
+            if (recurrence) await syncSeries(state.config, ctx.now, trx, changes, id);
             return { id };
           })
         ).id,
     ),
   );
   return id;
+}
+
+/** The fields an occurrence's update sets for it alone (its overrides, API.md §20.3). */
+function overriddenFields(input: EventWriteInput): string[] {
+  return Object.entries(input)
+    .filter(([name, value]) => value !== undefined && name !== 'scope' && name !== 'status')
+    .map(([name]) => name);
 }
 
 function touchesTimes(input: EventWriteInput): boolean {
@@ -451,11 +470,31 @@ export async function updateEvent(
   ref: EventRef,
   input: EventWriteInput,
 ): Promise<number> {
-  const post = await resolveEvent(state, ref);
-  await timesAfter(state, ctx, state.db, post.id, input);
+  let post = await resolveEvent(state, ref);
+  let place = await seriesRepo.seriesColumns(state.db, post.id);
+  // An occurrence (API.md §20.3): `all` edits its series; `this` (default) makes it an override.
+  if (place?.series_id != null && input.scope === 'following')
+    throw invalidParam('scope', { message: 'not_one_of', vars: { param: 'scope', values: 'this, all' } });
+  if (place?.series_id != null && input.scope === 'all') {
+    post = requireEvent(await posts.findPostBase(state.db, place.series_id), place.series_id);
+    place = await seriesRepo.seriesColumns(state.db, post.id);
+  }
+  const occurrence = place?.series_id != null;
+  if (occurrence) refuseSeriesFields(input);
+  const newTimes = await timesAfter(state, ctx, state.db, post.id, input);
+  const lines = occurrence
+    ? []
+    : (input.recurrence ?? (place?.recurrence ? (JSON.parse(place.recurrence) as string[]) : []));
+  if (lines.length > 0 && (input.recurrence !== undefined || newTimes)) {
+    const stored = await repo.eventTimes(state.db, post.id);
+    const times = newTimes ?? (stored && { ...stored, all_day: stored.all_day === 1 });
+    if (times) checkRecurrence(state.config, ctx.now, lines, times);
+  }
   const rel = await validateWrite(state, ctx, input, post.id);
   if (!canEditPost(ctx.caller, post)) throw forbidden(ctx.caller !== null);
   requireAuthorChange(ctx, input.author);
+  const wasSeries = place?.recurrence != null;
+  const isSeries = lines.length > 0;
   await withSlugRetry((attempt) =>
     ctx.write(async (trx, changeSet) => {
       const current = requireEvent(await posts.lockPostBase(trx, post.id), post.id);
@@ -480,6 +519,14 @@ export async function updateEvent(
       for (const name of ['show_map', 'show_map_link', 'hide_from_listings', 'sticky', 'featured'] as const) {
         if (input[name] !== undefined) columns[name] = input[name] ? 1 : 0;
       }
+      if (input.recurrence !== undefined && !occurrence) {
+        columns.recurrence = isSeries ? JSON.stringify(lines) : null;
+        if (!isSeries) columns.excluded = null;
+      }
+      if (isSeries || wasSeries)
+        columns.hide_from_listings =
+          ((input.hide_from_listings ?? userHidden(place?.hide_from_listings ?? 0)) ? 1 : 0) |
+          (isSeries ? SERIES_ROW : 0);
       return withCounts(trx, changeSet, post.id, async () => {
         const slug = await nextSlug(trx, current, status, { slug: input.slug, name: input.title }, attempt);
         if (slug !== current.slug) changes.slug = slug;
@@ -490,6 +537,8 @@ export async function updateEvent(
         await writeRelations(state, ctx, trx, post.id, rel);
         if (Object.keys(translated).length > 0 || input.password !== undefined)
           await repo.refreshSearchDocument(trx, post.id);
+        if (isSeries || wasSeries) await syncSeries(state.config, ctx.now, trx, changeSet, post.id);
+        if (occurrence) await seriesRepo.addOverrides(trx, post.id, overriddenFields(input));
         return { id: post.id };
       });
     }),
@@ -508,10 +557,15 @@ export async function deleteEvent(
   if (!canEditPost(ctx.caller, post) || (force && !callerCan(ctx.caller, 'delete_permanently')))
     throw forbidden(ctx.caller !== null);
   if (!force && post.status === 'trash') throw new ApiError('event-is-in-trash');
+  const place = await seriesRepo.seriesColumns(state.db, post.id);
   if (force) {
     const last = await loadEvent(state, ctx, post.id);
     await ctx.write(async (trx, changes) => {
       const before = await repo.countState(trx, post.id, dialectOfExecutor(trx) === 'postgres');
+      // A series goes with its occurrences; a deleted occurrence stays excluded from its series (API.md §20.3).
+      if (place?.recurrence != null) await syncSeriesRemoved(trx, changes, post.id);
+      if (place?.series_id != null && place.recurrence_id !== null)
+        await seriesRepo.excludeFromSeries(trx, place.series_id, place.recurrence_id);
       await posts.deletePost(trx, post.id);
       const deltas = countDeltas(before, { published: false, termIds: [] });
       await termsRepo.adjustTermCounts(trx, deltas);
@@ -530,6 +584,8 @@ export async function deleteEvent(
         modified_at: seconds(ctx.now),
       });
       await repo.updateEventColumns(trx, post.id, { status: 'trash' });
+      if (place?.recurrence != null) await syncSeries(state.config, ctx.now, trx, changes, post.id);
+      if (place?.series_id != null) await seriesRepo.addOverrides(trx, post.id, ['trash']);
       return { id: post.id };
     });
   });

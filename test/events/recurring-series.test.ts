@@ -1,0 +1,229 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { testDialects } from '../helpers/databases.js';
+import { useTestApp, type TestApi } from '../helpers/app.js';
+
+// Response bodies are arbitrary JSON by nature.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any;
+
+const WEEKLY_PARIS = {
+  title: 'Evening class',
+  start_date: '2027-03-01 19:00:00',
+  end_date: '2027-03-01 20:30:00',
+  timezone: 'Europe/Paris',
+  recurrence: ['RRULE:FREQ=WEEKLY;COUNT=6'],
+};
+
+async function occurrencesOf(api: TestApi, seriesId: number): Promise<Json[]> {
+  const res = await api.get(`/events/${seriesId}/occurrences`, { as: 'administrator', query: { per_page: 50 } });
+  if (res.status === 200) return res.json.events;
+  // Without the route: the series' occurrences from the list of everything.
+  const list = await api.get('/events', {
+    as: 'administrator',
+    query: { per_page: 50, start_date: '2020-01-01', end_date: '2035-01-01' },
+  });
+  return list.json.events.filter((e: Json) => e.series_id === seriesId);
+}
+
+const starts = (events: Json[]) => events.map((e) => e.start_date);
+const ids = (events: Json[]) => events.map((e) => e.id);
+
+for (const dialect of await testDialects()) {
+  describe(`recurring events: series and occurrences [${dialect}]`, () => {
+    const t = useTestApp(dialect);
+
+    it('a weekly 19:00 Europe/Paris series stays at 19:00 local across the DST change', async () => {
+      const res = await t.api.post('/events', WEEKLY_PARIS, { as: 'administrator' });
+      assert.equal(res.status, 201, res.text);
+      const series = res.json;
+      assert.equal(series.is_recurring, true);
+      assert.equal(series.series_id, null);
+      assert.deepEqual(series.recurrence, WEEKLY_PARIS.recurrence);
+      assert.equal(series.occurrences_url, `http://127.0.0.1:8080/calendar/events/v1/events/${series.id}/occurrences`);
+      const occurrences = await occurrencesOf(t.api, series.id);
+      assert.deepEqual(starts(occurrences), [
+        '2027-03-01 19:00:00',
+        '2027-03-08 19:00:00',
+        '2027-03-15 19:00:00',
+        '2027-03-22 19:00:00',
+        '2027-03-29 19:00:00',
+        '2027-04-05 19:00:00',
+      ]);
+      // Paris moved to summer time on 28 March: the UTC start moves by an hour, the wall clock does not.
+      assert.equal(occurrences[3].utc_start_date, '2027-03-22 18:00:00');
+      assert.equal(occurrences[4].utc_start_date, '2027-03-29 17:00:00');
+      assert.equal(occurrences[4].end_date, '2027-03-29 20:30:00');
+      for (const o of occurrences) {
+        assert.equal(o.series_id, series.id);
+        assert.equal(o.is_recurring, true);
+        assert.equal(o.slug, series.slug);
+        assert.equal(o.ical_uid, series.ical_uid);
+        assert.deepEqual(o.recurrence, []);
+        assert.equal(o.occurrences_url, null);
+      }
+      assert.equal(occurrences[4].recurrence_id, '20270329T170000Z');
+      assert.equal(occurrences[4].url, `http://127.0.0.1:8080/event/${series.slug}/2027-03-29/`);
+      // Each occurrence is an event of its own, readable by id.
+      const one = await t.api.get(`/events/${occurrences[2].id}`);
+      assert.equal(one.status, 200, one.text);
+      assert.equal(one.json.start_date, '2027-03-15 19:00:00');
+      assert.equal(one.json.title, 'Evening class');
+    });
+
+    it('lists show occurrences, never the series row, in start order with matching totals', async () => {
+      const res = await t.api.post(
+        '/events',
+        { ...WEEKLY_PARIS, title: 'Listed class', recurrence: ['RRULE:FREQ=DAILY;COUNT=7'] },
+        { as: 'administrator' },
+      );
+      assert.equal(res.status, 201, res.text);
+      const seen: Json[] = [];
+      let total = -1;
+      for (let page = 1; ; page++) {
+        const list = await t.api.get('/events', {
+          query: { per_page: 4, page, search: 'Listed', start_date: '2027-01-01', end_date: '2028-01-01' },
+        });
+        if (list.status === 404) break;
+        assert.equal(list.status, 200, list.text);
+        total = list.json.total;
+        seen.push(...list.json.events);
+        if (!list.json.next_rest_url) break;
+      }
+      assert.equal(total, 7);
+      assert.equal(seen.length, 7);
+      assert.equal(new Set(ids(seen)).size, 7);
+      assert.ok(!ids(seen).includes(res.json.id), 'the series itself is not listed');
+      const utc = seen.map((e) => e.utc_start_date);
+      assert.deepEqual(utc, [...utc].sort());
+    });
+
+    it('an all-day yearly series keeps its dates', async () => {
+      const res = await t.api.post(
+        '/events',
+        {
+          title: 'Anniversary',
+          start_date: '2027-02-28',
+          end_date: '2027-03-01',
+          all_day: true,
+          timezone: 'America/New_York',
+          recurrence: ['RRULE:FREQ=YEARLY;COUNT=3', 'EXDATE;VALUE=DATE:20280228', 'RDATE;VALUE=DATE:20280301'],
+        },
+        { as: 'administrator' },
+      );
+      assert.equal(res.status, 201, res.text);
+      const occurrences = await occurrencesOf(t.api, res.json.id);
+      // The third (2029) lies beyond the 24-month horizon from "now" (2026-11-21): it does not exist yet.
+      assert.deepEqual(starts(occurrences), ['2027-02-28 00:00:00', '2028-03-01 00:00:00']);
+      assert.deepEqual(
+        occurrences.map((o) => o.end_date),
+        ['2027-03-01 23:59:59', '2028-03-02 23:59:59'],
+      );
+      assert.equal(occurrences[1].recurrence_id, '20280301');
+    });
+
+    it('bad lines are 400s naming the line and the reason, and create nothing', async () => {
+      const cases: [string[], RegExp][] = [
+        [['RRULE:FREQ=HOURLY'], /^line 1: FREQ must be/],
+        [['RRULE:FREQ=WEEKLY;COUNT=2;UNTIL=20270601T000000Z'], /^line 1: COUNT and UNTIL/],
+        [['RRULE:FREQ=WEEKLY', 'RRULE:FREQ=DAILY'], /^line 2: at most one RRULE/],
+        [['EXRULE:FREQ=DAILY'], /^line 1: EXRULE/],
+        [['RRULE:FREQ=WEEKLY;UNTIL=20270601T000000'], /^line 1: UNTIL must be a UTC/],
+        [['RRULE:FREQ=WEEKLY', 'EXDATE;VALUE=DATE:20270308'], /^line 2: EXDATE of a timed series/],
+        [['RRULE:FREQ=WEEKLY', 'RDATE;VALUE=PERIOD:20270308T190000Z/PT1H'], /^line 2: RDATE with VALUE=PERIOD/],
+        [['EXDATE;TZID=Europe/Paris:20270308T190000'], /^line 1: at least one RRULE or RDATE/],
+        [['RRULE:FREQ=DAILY;BYDAY=XX'], /^line 1: .*BYDAY/],
+        [['RRULE:FREQ=DAILY;COUNT=1001'], /^line 1: COUNT must be/],
+        [['RRULE:FREQ=DAILY;BYHOUR=1,2'], /^line 1: more than 1000 occurrences/],
+        [Array.from({ length: 21 }, () => 'RDATE:20270308T190000Z'), /^line 21: at most 20 lines/],
+      ];
+      const before = await t.api.get('/events', { as: 'administrator', query: { start_date: '2020-01-01' } });
+      for (const [recurrence, reason] of cases) {
+        const res = await t.api.post('/events', { ...WEEKLY_PARIS, recurrence }, { as: 'administrator' });
+        assert.equal(res.status, 400, `${recurrence.join(' / ')}: ${res.text}`);
+        assert.equal(res.json.code, 'rest_invalid_param');
+        assert.match(res.json.data.params.recurrence, reason, recurrence.join(' / '));
+      }
+      const afterwards = await t.api.get('/events', { as: 'administrator', query: { start_date: '2020-01-01' } });
+      assert.equal(afterwards.json.total, before.json.total);
+    });
+  });
+
+  describe(`recurring events: stable occurrence ids [${dialect}]`, () => {
+    const t = useTestApp(dialect);
+
+    async function series(body: Json = {}): Promise<{ id: number; occurrences: Json[] }> {
+      const res = await t.api.post(
+        '/events',
+        { ...WEEKLY_PARIS, recurrence: ['RRULE:FREQ=WEEKLY;COUNT=5'], ...body },
+        { as: 'administrator' },
+      );
+      assert.equal(res.status, 201, res.text);
+      return { id: res.json.id, occurrences: await occurrencesOf(t.api, res.json.id) };
+    }
+
+    async function edit(id: number, body: Json): Promise<Json[]> {
+      const res = await t.api.patch(`/events/${id}`, body, { as: 'administrator' });
+      assert.equal(res.status, 200, res.text);
+      return occurrencesOf(t.api, id);
+    }
+
+    it('changing the rule keeps the ids of occurrences whose start remains and never reuses removed ones', async () => {
+      const { id, occurrences } = await series();
+      const after = await edit(id, { recurrence: ['RRULE:FREQ=WEEKLY;INTERVAL=2;COUNT=4'] });
+      assert.deepEqual(starts(after), [
+        '2027-03-01 19:00:00',
+        '2027-03-15 19:00:00',
+        '2027-03-29 19:00:00',
+        '2027-04-12 19:00:00',
+      ]);
+      assert.deepEqual(ids(after).slice(0, 3), [occurrences[0].id, occurrences[2].id, occurrences[4].id]);
+      const removed = [occurrences[1].id, occurrences[3].id];
+      assert.ok(!removed.includes(after[3].id), 'a removed id is never handed out again');
+      assert.ok(after[3].id > Math.max(...ids(occurrences)));
+      for (const gone of removed) assert.equal((await t.api.get(`/events/${gone}`)).status, 404);
+    });
+
+    it('changing the time of day keeps every id (pairs by local date) and updates recurrence_id', async () => {
+      const { id, occurrences } = await series({ title: 'Moved class' });
+      const after = await edit(id, { start_date: '2027-03-01 20:00:00', end_date: '2027-03-01 21:30:00' });
+      assert.deepEqual(ids(after), ids(occurrences));
+      assert.ok(after.every((o: Json) => o.start_date.endsWith('20:00:00')));
+      assert.equal(after[0].recurrence_id, '20270301T190000Z');
+    });
+
+    it('changing the time zone keeps every id', async () => {
+      const { id, occurrences } = await series({ title: 'Zoned class' });
+      const after = await edit(id, { timezone: 'America/New_York' });
+      assert.deepEqual(ids(after), ids(occurrences));
+      assert.equal(after[0].start_date, '2027-03-01 19:00:00');
+      assert.equal(after[0].timezone, 'America/New_York');
+    });
+
+    it('an EXDATE removes one occurrence and keeps the others; removing it again brings a new id', async () => {
+      const { id, occurrences } = await series({ title: 'Holiday class' });
+      const after = await edit(id, {
+        recurrence: ['RRULE:FREQ=WEEKLY;COUNT=5', 'EXDATE;TZID=Europe/Paris:20270315T190000'],
+      });
+      assert.deepEqual(ids(after), [occurrences[0].id, occurrences[1].id, occurrences[3].id, occurrences[4].id]);
+      const back = await edit(id, { recurrence: ['RRULE:FREQ=WEEKLY;COUNT=5'] });
+      assert.equal(back.length, 5);
+      assert.notEqual(back[2].id, occurrences[2].id);
+      assert.ok(back[2].id > Math.max(...ids(after)));
+    });
+
+    it('series-wide fields reach every occurrence; removing the recurrence leaves a plain event', async () => {
+      const { id, occurrences } = await series({ title: 'Renamed class' });
+      const after = await edit(id, { title: 'Yoga' });
+      assert.deepEqual(ids(after), ids(occurrences));
+      assert.ok(after.every((o: Json) => o.title === 'Yoga'));
+      const plain = await t.api.patch(`/events/${id}`, { recurrence: null }, { as: 'administrator' });
+      assert.equal(plain.status, 200, plain.text);
+      assert.equal(plain.json.is_recurring, false);
+      assert.deepEqual(plain.json.recurrence, []);
+      for (const o of occurrences) assert.equal((await t.api.get(`/events/${o.id}`)).status, 404);
+      const list = await t.api.get('/events', { query: { search: 'Yoga', start_date: '2027-01-01' } });
+      assert.deepEqual(ids(list.json.events), [id]);
+    });
+  });
+}
