@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { testDialects } from '../helpers/databases.js';
 import { useTestApp, type TestApi } from '../helpers/app.js';
+import { extendHorizon } from '../../src/modules/events/series/series.horizon.js';
 
 // Response bodies are arbitrary JSON by nature.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -224,6 +225,37 @@ for (const dialect of await testDialects()) {
       for (const o of occurrences) assert.equal((await t.api.get(`/events/${o.id}`)).status, 404);
       const list = await t.api.get('/events', { query: { search: 'Yoga', start_date: '2027-01-01' } });
       assert.deepEqual(ids(list.json.events), [id]);
+    });
+  });
+}
+
+for (const dialect of await testDialects()) {
+  describe(`recurring events: the horizon moves on [${dialect}]`, () => {
+    const t = useTestApp(dialect);
+
+    it('occurrences beyond the horizon appear once time passes, with new ids, the old ones kept', async () => {
+      const res = await t.api.post(
+        '/events',
+        { ...WEEKLY_PARIS, title: 'Monthly meeting', recurrence: ['RRULE:FREQ=MONTHLY'] },
+        { as: 'administrator' },
+      );
+      assert.equal(res.status, 201, res.text);
+      const before = await occurrencesOf(t.api, res.json.id);
+      // 2027-03 … 2028-11 (the horizon is 24 months from 2026-11-21).
+      assert.equal(before.length, 21);
+      t.api.now = new Date('2027-06-21T08:00:00Z');
+      try {
+        const extended = await extendHorizon(t.api.dialect, t.api.app.calendar.writes, t.api.config, t.api.now);
+        assert.equal(extended, 1);
+        const after = await occurrencesOf(t.api, res.json.id);
+        assert.equal(after.length, 28);
+        assert.deepEqual(ids(after).slice(0, 21), ids(before));
+        assert.equal(after[27].start_date, '2029-06-01 19:00:00');
+        // A second run finds nothing to do.
+        assert.equal(await extendHorizon(t.api.dialect, t.api.app.calendar.writes, t.api.config, t.api.now), 0);
+      } finally {
+        t.api.now = new Date('2026-11-21T08:37:48Z');
+      }
     });
   });
 }

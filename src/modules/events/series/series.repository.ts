@@ -217,3 +217,7 @@ export async function copyShared(db: Executor, seriesId: number, ids: readonly n
     db,
   );
 }
+
+export async function markMaterialised(db: Executor, seriesId: number, until: number): Promise<void> {
+  await db.updateTable('events').set({ materialised_until: until }).where('post_id', '=', seriesId).execute();
+}
