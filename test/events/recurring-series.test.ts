@@ -18,13 +18,9 @@ const WEEKLY_PARIS = {
 
 async function occurrencesOf(api: TestApi, seriesId: number): Promise<Json[]> {
   const res = await api.get(`/events/${seriesId}/occurrences`, { as: 'administrator', query: { per_page: 50 } });
-  if (res.status === 200) return res.json.events;
-  // Without the route: the series' occurrences from the list of everything.
-  const list = await api.get('/events', {
-    as: 'administrator',
-    query: { per_page: 50, start_date: '2020-01-01', end_date: '2035-01-01' },
-  });
-  return list.json.events.filter((e: Json) => e.series_id === seriesId);
+  assert.equal(res.status, 200, res.text);
+  assert.equal(res.json.total, res.json.events.length);
+  return res.json.events;
 }
 
 const starts = (events: Json[]) => events.map((e) => e.start_date);
@@ -121,6 +117,25 @@ for (const dialect of await testDialects()) {
         ['2027-03-01 23:59:59', '2028-03-02 23:59:59'],
       );
       assert.equal(occurrences[1].recurrence_id, '20280301');
+    });
+
+    it('GET /events/{id}/occurrences: 404 unknown, 400 not a series, the §14 errors for unreadable series', async () => {
+      assert.equal((await t.api.get('/events/999999/occurrences')).status, 404);
+      const plain = await t.api.post('/events', { ...WEEKLY_PARIS, recurrence: [] }, { as: 'administrator' });
+      const notSeries = await t.api.get(`/events/${plain.json.id}/occurrences`);
+      assert.equal(notSeries.status, 400, notSeries.text);
+      assert.equal(notSeries.json.data.params.id, 'not a recurring series');
+      const draft = await t.api.post('/events', { ...WEEKLY_PARIS, status: 'draft' }, { as: 'administrator' });
+      assert.equal((await t.api.get(`/events/${draft.json.id}/occurrences`)).json.code, 'event-not-accessible');
+      const paged = await t.api.get(`/events/${draft.json.id}/occurrences`, {
+        as: 'administrator',
+        query: { per_page: 4, page: 2 },
+      });
+      assert.equal(paged.status, 200, paged.text);
+      assert.equal(paged.json.total, 6);
+      assert.equal(paged.json.events.length, 2);
+      assert.equal(paged.headers['x-wp-total'], '6');
+      assert.match(paged.json.rest_url, new RegExp(`/events/${draft.json.id}/occurrences\\?`));
     });
 
     it('bad lines are 400s naming the line and the reason, and create nothing', async () => {

@@ -69,5 +69,6 @@ export const de: Catalogue = {
   invalid_reference: '{param} muss eine ID, ein Objekt oder eine Liste davon sein.',
   recurrence_line: 'Zeile {line}: {reason}',
   series_field: '{param} gehört zur Serie: Bearbeiten Sie die Serie.',
+  not_a_series: 'keine wiederkehrende Serie',
   cost_free: 'Kostenlos',
 };

@@ -70,6 +70,7 @@ export const en = {
   invalid_reference: '{param} must be an id, an object or a list of them.',
   recurrence_line: 'line {line}: {reason}',
   series_field: '{param} belongs to the series: edit the series instead.',
+  not_a_series: 'not a recurring series',
   cost_free: 'Free',
 } as const;
 

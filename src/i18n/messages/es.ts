@@ -68,5 +68,6 @@ export const es: Catalogue = {
   invalid_reference: '{param} debe ser un ID, un objeto o una lista de ellos.',
   recurrence_line: 'línea {line}: {reason}',
   series_field: '{param} pertenece a la serie: edite la serie.',
+  not_a_series: 'no es una serie recurrente',
   cost_free: 'Gratis',
 };

@@ -68,5 +68,6 @@ export const fi: Catalogue = {
   invalid_reference: 'Parametrin {param} on oltava tunniste, objekti tai luettelo niistä.',
   recurrence_line: 'rivi {line}: {reason}',
   series_field: '{param} kuuluu sarjalle: muokkaa sarjaa.',
+  not_a_series: 'ei toistuva sarja',
   cost_free: 'Maksuton',
 };

@@ -68,5 +68,6 @@ export const fr: Catalogue = {
   invalid_reference: '{param} doit être un identifiant, un objet ou une liste de ceux-ci.',
   recurrence_line: 'ligne {line} : {reason}',
   series_field: '{param} appartient à la série : modifiez la série.',
+  not_a_series: "n'est pas une série récurrente",
   cost_free: 'Gratuit',
 };

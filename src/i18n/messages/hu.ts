@@ -68,5 +68,6 @@ export const hu: Catalogue = {
   invalid_reference: 'A(z) {param} paraméternek azonosítónak, objektumnak vagy ezek listájának kell lennie.',
   recurrence_line: '{line}. sor: {reason}',
   series_field: '{param} a sorozathoz tartozik: a sorozatot szerkessze.',
+  not_a_series: 'nem ismétlődő sorozat',
   cost_free: 'Ingyenes',
 };

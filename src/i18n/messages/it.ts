@@ -68,5 +68,6 @@ export const it: Catalogue = {
   invalid_reference: '{param} deve essere un ID, un oggetto o un elenco di questi.',
   recurrence_line: 'riga {line}: {reason}',
   series_field: '{param} appartiene alla serie: modifica la serie.',
+  not_a_series: 'non è una serie ricorrente',
   cost_free: 'Gratuito',
 };

@@ -68,5 +68,6 @@ export const nl: Catalogue = {
   invalid_reference: '{param} moet een id, een object of een lijst daarvan zijn.',
   recurrence_line: 'regel {line}: {reason}',
   series_field: '{param} hoort bij de reeks: bewerk de reeks.',
+  not_a_series: 'geen terugkerende reeks',
   cost_free: 'Gratis',
 };

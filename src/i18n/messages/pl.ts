@@ -68,5 +68,6 @@ export const pl: Catalogue = {
   invalid_reference: '{param} musi być identyfikatorem, obiektem lub ich listą.',
   recurrence_line: 'wiersz {line}: {reason}',
   series_field: '{param} należy do serii: edytuj serię.',
+  not_a_series: 'nie jest serią cykliczną',
   cost_free: 'Bezpłatne',
 };

@@ -68,5 +68,6 @@ export const ptBr: Catalogue = {
   invalid_reference: '{param} deve ser um ID, um objeto ou uma lista deles.',
   recurrence_line: 'linha {line}: {reason}',
   series_field: '{param} pertence à série: edite a série.',
+  not_a_series: 'não é uma série recorrente',
   cost_free: 'Grátis',
 };

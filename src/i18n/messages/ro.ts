@@ -68,5 +68,6 @@ export const ro: Catalogue = {
   invalid_reference: '{param} trebuie să fie un ID, un obiect sau o listă a acestora.',
   recurrence_line: 'linia {line}: {reason}',
   series_field: '{param} aparține seriei: editați seria.',
+  not_a_series: 'nu este o serie recurentă',
   cost_free: 'Gratuit',
 };

@@ -68,5 +68,6 @@ export const sv: Catalogue = {
   invalid_reference: '{param} måste vara ett id, ett objekt eller en lista av dem.',
   recurrence_line: 'rad {line}: {reason}',
   series_field: '{param} hör till serien: redigera serien.',
+  not_a_series: 'inte en återkommande serie',
   cost_free: 'Gratis',
 };

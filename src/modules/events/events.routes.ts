@@ -10,7 +10,7 @@ import type { Query } from '../../http/urls.js';
 import type { EventsModule } from './events.module.js';
 import { presentEvent } from './events.present.js';
 import type { EventListInput } from './listing/input.js';
-import { listEventPage } from './listing/listing.js';
+import { listEventPage, listOccurrencePage } from './listing/listing.js';
 import type { EffectiveBounds } from './listing/window.js';
 import {
   eventCreateArgs,
@@ -87,6 +87,33 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
       const pages = totalPages(page.total, input.per_page);
       const links = pageLinks(
         (q) => ctx.urls.rest('events/', q),
+        listQuery(ctx, input, given, page.bounds),
+        input.page,
+        input.page < pages,
+        input.page > 1,
+        true,
+      );
+      setListHeaders(reply, page.total, pages, links);
+      const rendered = await events.rendering.render(ctx, page.ids, { jsonLd: false, password: input.password });
+      return sendList(reply, 'events', rendered, links, page.total, pages);
+    },
+  });
+
+  registerRoute(app, registry, {
+    methods: ['GET'],
+    path: '/events/{id}/occurrences',
+    operationId: 'listOccurrences',
+    args: eventListArgs,
+    summary: "List a recurring series' occurrences (no default date window)",
+    tags,
+    responses: { 200: eventListSchema, ...errorResponses(400, 403, 404) },
+    handler: async ({ ctx, args, given, params }, reply) => {
+      const input = args;
+      const seriesId = await service.readableSeries(state, ctx, Number(params.id), input.password);
+      const page = await listOccurrencePage(events, ctx, seriesId, input);
+      const pages = totalPages(page.total, input.per_page);
+      const links = pageLinks(
+        (q) => ctx.urls.rest(`events/${seriesId}/occurrences`, q),
         listQuery(ctx, input, given, page.bounds),
         input.page,
         input.page < pages,

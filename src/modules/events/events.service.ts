@@ -591,3 +591,16 @@ export async function deleteEvent(
   });
   return loadEvent(state, ctx, post.id);
 }
+
+/** The series of GET /events/{id}/occurrences: the §14 checks, then 400 when it is not a series (API.md §20.2). */
+export async function readableSeries(
+  state: EventsState,
+  ctx: RequestContext,
+  id: number,
+  password: string | undefined,
+): Promise<number> {
+  await checkReadable(state, ctx, { id }, password);
+  const place = await seriesRepo.seriesColumns(state.db, id);
+  if (place?.recurrence == null) throw invalidParam('id', { message: 'not_a_series' });
+  return id;
+}

@@ -34,6 +34,8 @@ export interface EventFilter {
   near?: { lat: number; lng: number; radiusKm: number };
   /** Leaves out password-protected events (iCalendar feeds, API.md §19: what any subscriber may see in full). */
   unprotected?: boolean;
+  /** Only this series' occurrences, those hidden from listings included (GET /events/{id}/occurrences, API.md §20.2). */
+  seriesId?: number;
   /** A superset of the result already narrowed in memory (search/candidates.ts); every condition still applies. */
   candidateIds?: readonly number[];
 }
@@ -116,7 +118,12 @@ const CANDIDATE = [
 
 /** The conditions on the events table alone: they use the listing indexes (migration 0004). */
 function eventConditions(db: Executor, filter: EventFilter): Expression<SqlBool>[] {
-  const conditions = [visibleTo('events', filter.caller, filter.statuses), events('events.hide_from_listings', '=', 0)];
+  const conditions = [
+    visibleTo('events', filter.caller, filter.statuses),
+    filter.seriesId === undefined
+      ? events('events.hide_from_listings', '=', 0)
+      : events('events.series_id', '=', filter.seriesId),
+  ];
   if (filter.startMin !== undefined) conditions.push(events('events.start_key', '>=', filter.startMin));
   if (filter.startBefore !== undefined) conditions.push(events('events.start_key', '<', filter.startBefore));
   if (filter.startAfter !== undefined) conditions.push(events('events.start_key', '>', filter.startAfter));
