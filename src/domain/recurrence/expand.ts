@@ -80,7 +80,9 @@ export function expandSeries(
         maxIterations: 100_000,
       });
       rule.all((date) => {
-        const wall = date.toPlainDateTime();
+        // Re-read with our Temporal: the library bundles its own polyfill, whose zone offsets are
+        // wrong for some zones (Africa/Casablanca's Ramadan changes, found by the dateutil cross-check).
+        const wall = Temporal.PlainDateTime.from(date.toPlainDateTime().toString());
         if (Temporal.PlainDate.compare(wall.toPlainDate(), lastWall) > 0) return false;
         if (lastDate && Temporal.PlainDate.compare(wall.toPlainDate(), lastDate) > 0) return false;
         walls.push(wall);
