@@ -274,3 +274,112 @@ for (const dialect of await testDialects()) {
     });
   });
 }
+
+for (const dialect of await testDialects()) {
+  describe(`recurring events: exceptions [${dialect}]`, () => {
+    const t = useTestApp(dialect);
+
+    async function series(title: string): Promise<{ id: number; occurrences: Json[] }> {
+      const res = await t.api.post(
+        '/events',
+        { ...WEEKLY_PARIS, title, recurrence: ['RRULE:FREQ=WEEKLY;COUNT=5'] },
+        { as: 'administrator' },
+      );
+      assert.equal(res.status, 201, res.text);
+      return { id: res.json.id, occurrences: await occurrencesOf(t.api, res.json.id) };
+    }
+
+    it('scope=this overrides only the fields sent; later series edits keep them and change the rest', async () => {
+      const { id, occurrences } = await series('Override class');
+      const moved = occurrences[2];
+      const res = await t.api.patch(
+        `/events/${moved.id}`,
+        { title: 'Override class (room B)', start_date: '2027-03-16 19:00:00', end_date: '2027-03-16 20:30:00' },
+        { as: 'administrator' },
+      );
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.json.id, moved.id);
+      assert.equal(res.json.recurrence_id, moved.recurrence_id);
+      assert.equal(res.json.start_date, '2027-03-16 19:00:00');
+      const edited = await t.api.patch(`/events/${id}`, { title: 'Renamed', featured: true }, { as: 'administrator' });
+      assert.equal(edited.status, 200, edited.text);
+      const after = await occurrencesOf(t.api, id);
+      assert.deepEqual(ids(after), ids(occurrences));
+      const kept = after.find((o) => o.id === moved.id);
+      assert.equal(kept.title, 'Override class (room B)');
+      assert.equal(kept.start_date, '2027-03-16 19:00:00');
+      assert.equal(kept.featured, true, 'fields it did not override follow the series');
+      assert.ok(after.filter((o) => o.id !== moved.id).every((o) => o.title === 'Renamed'));
+    });
+
+    it('series-only fields and unknown scopes are 400s that change nothing', async () => {
+      const { occurrences } = await series('Strict class');
+      const slug = await t.api.patch(
+        `/events/${occurrences[0].id}`,
+        { slug: 'mine', timezone: 'UTC' },
+        { as: 'administrator' },
+      );
+      assert.equal(slug.status, 400, slug.text);
+      assert.deepEqual(Object.keys(slug.json.data.params).sort(), ['slug', 'timezone']);
+      const scope = await t.api.patch(
+        `/events/${occurrences[0].id}`,
+        { scope: 'some', title: 'x' },
+        { as: 'administrator' },
+      );
+      assert.equal(scope.status, 400, scope.text);
+      assert.ok(Object.hasOwn(scope.json.data.params, 'scope'));
+      assert.equal((await t.api.get(`/events/${occurrences[0].id}`)).json.title, 'Strict class');
+    });
+
+    it('scope=all moves every session by the wall-clock shift given to one and keeps every id', async () => {
+      const { id, occurrences } = await series('Shifted class');
+      const res = await t.api.patch(
+        `/events/${occurrences[4].id}`,
+        { scope: 'all', start_date: '2027-03-29 20:00:00', end_date: '2027-03-29 21:30:00' },
+        { as: 'administrator' },
+      );
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.json.id, id, 'answers with the series');
+      assert.equal(res.json.start_date, '2027-03-01 20:00:00');
+      const after = await occurrencesOf(t.api, id);
+      assert.deepEqual(ids(after), ids(occurrences));
+      assert.ok(after.every((o: Json) => o.start_date.endsWith(' 20:00:00') && o.end_date.endsWith(' 21:30:00')));
+    });
+
+    it('DELETE trashes one occurrence (an exclusion), force deletes it for good and it stays excluded', async () => {
+      const { id, occurrences } = await series('Holiday series');
+      const trashed = await t.api.delete(`/events/${occurrences[1].id}`, { as: 'administrator' });
+      assert.equal(trashed.status, 200, trashed.text);
+      assert.equal(trashed.json.status, 'trash');
+      assert.equal((await t.api.delete(`/events/${occurrences[1].id}`, { as: 'administrator' })).status, 410);
+      assert.equal((await t.api.get(`/events/${occurrences[1].id}`)).json.code, 'event-no-longer-available');
+      const gone = await t.api.delete(`/events/${occurrences[3].id}`, {
+        as: 'administrator',
+        query: { force: true },
+      });
+      assert.equal(gone.status, 200, gone.text);
+      await t.api.patch(`/events/${id}`, { title: 'Holiday series, renamed' }, { as: 'administrator' });
+      const after = await occurrencesOf(t.api, id);
+      assert.deepEqual(ids(after), [occurrences[0].id, occurrences[2].id, occurrences[4].id]);
+      assert.equal((await t.api.get(`/events/${occurrences[3].id}`)).status, 404);
+      const trash = await t.api.get(`/events/${id}/occurrences`, { as: 'administrator', query: { status: 'trash' } });
+      assert.deepEqual(ids(trash.json.events), [occurrences[1].id]);
+    });
+
+    it('DELETE of a series trashes every occurrence; restoring it brings back those trashed with it only', async () => {
+      const { id, occurrences } = await series('Trashed series');
+      await t.api.delete(`/events/${occurrences[0].id}`, { as: 'administrator' });
+      const res = await t.api.delete(`/events/${id}`, { as: 'administrator' });
+      assert.equal(res.status, 200, res.text);
+      for (const o of occurrences)
+        assert.equal((await t.api.get(`/events/${o.id}`)).json.code, 'event-no-longer-available');
+      const restored = await t.api.patch(`/events/${id}`, { status: 'publish' }, { as: 'administrator' });
+      assert.equal(restored.status, 200, restored.text);
+      const after = await occurrencesOf(t.api, id);
+      assert.deepEqual(ids(after), ids(occurrences.slice(1)));
+      const forced = await t.api.delete(`/events/${id}`, { as: 'administrator', query: { force: true } });
+      assert.equal(forced.status, 200, forced.text);
+      for (const o of occurrences) assert.equal((await t.api.get(`/events/${o.id}`)).status, 404);
+    });
+  });
+}

@@ -10,6 +10,7 @@ import { dateProblem, parseDateInput } from '../../domain/dates.js';
 import { sanitizeHtml } from '../../domain/html.js';
 import { toSlug } from '../../domain/slugs.js';
 import { zoneOf } from '../../domain/timezones.js';
+import { originalStartOf } from '../../domain/recurrence/ids.js';
 import { ORGANIZER_KIND, VENUE_KIND } from '../linked/linked.kind.js';
 import * as linkedRepo from '../linked/linked.repository.js';
 import { languages, linkedRowsById } from '../linked/linked.service.js';
@@ -428,6 +429,39 @@ export async function createEvent(state: EventsState, ctx: RequestContext, input
   return id;
 }
 
+/**
+ * `scope=all` sent to an occurrence (API.md §20.3): its `start_date`/`end_date` move the series'
+ * DTSTART/DTEND by their wall-clock difference from the occurrence's original start and end, so
+ * moving one weekly session to 20:00 moves every session to 20:00 and none disappears.
+ */
+async function shiftedToSeries(
+  state: EventsState,
+  ctx: RequestContext,
+  occurrenceId: number,
+  seriesId: number,
+  input: EventWriteInput,
+): Promise<EventWriteInput> {
+  if (input.start_date === undefined && input.end_date === undefined) return input;
+  const series = await repo.eventTimes(state.db, seriesId);
+  const place = await seriesRepo.seriesColumns(state.db, occurrenceId);
+  if (!series || !place?.recurrence_id) return input;
+  const zone = zoneOf(series.timezone);
+  const originalStart = originalStartOf(place.recurrence_id, zone);
+  const originalEnd = originalStart.plus({ seconds: series.end_utc - series.start_utc });
+  // Wall-clock differences: the series keeps its local times across DST changes.
+  const wall = (dt: DateTime) => dt.setZone(zone).setZone('UTC', { keepLocalTime: true });
+  const shift = (raw: string | number | undefined, original: DateTime, stored: number, name: string) => {
+    if (raw === undefined) return undefined;
+    const moved = wall(parseBound(ctx, raw, series.timezone, name)).diff(wall(original));
+    return wall(localTime(stored, series.timezone)).plus(moved).toFormat('yyyy-MM-dd HH:mm:ss');
+  };
+  return {
+    ...input,
+    start_date: shift(input.start_date, originalStart, series.start_utc, 'start_date'),
+    end_date: shift(input.end_date, originalEnd, series.end_utc, 'end_date'),
+  };
+}
+
 /** The fields an occurrence's update sets for it alone (its overrides, API.md §20.3). */
 function overriddenFields(input: EventWriteInput): string[] {
   return Object.entries(input)
@@ -468,14 +502,16 @@ export async function updateEvent(
   state: EventsState,
   ctx: RequestContext,
   ref: EventRef,
-  input: EventWriteInput,
+  sent: EventWriteInput,
 ): Promise<number> {
+  let input = sent;
   let post = await resolveEvent(state, ref);
   let place = await seriesRepo.seriesColumns(state.db, post.id);
   // An occurrence (API.md §20.3): `all` edits its series; `this` (default) makes it an override.
   if (place?.series_id != null && input.scope === 'following')
     throw invalidParam('scope', { message: 'not_one_of', vars: { param: 'scope', values: 'this, all' } });
   if (place?.series_id != null && input.scope === 'all') {
+    input = await shiftedToSeries(state, ctx, post.id, place.series_id, input);
     post = requireEvent(await posts.findPostBase(state.db, place.series_id), place.series_id);
     place = await seriesRepo.seriesColumns(state.db, post.id);
   }
@@ -538,7 +574,12 @@ export async function updateEvent(
         if (Object.keys(translated).length > 0 || input.password !== undefined)
           await repo.refreshSearchDocument(trx, post.id);
         if (isSeries || wasSeries) await syncSeries(state.config, ctx.now, trx, changeSet, post.id);
-        if (occurrence) await seriesRepo.addOverrides(trx, post.id, overriddenFields(input));
+        if (occurrence) {
+          await seriesRepo.addOverrides(trx, post.id, overriddenFields(input));
+          // Trashed or restored on its own (API.md §20.3): restoring it makes it follow its series again.
+          if (input.status === 'trash') await seriesRepo.addOverrides(trx, post.id, ['trash']);
+          else if (input.status !== undefined) await seriesRepo.removeOverride(trx, post.id, 'trash');
+        }
         return { id: post.id };
       });
     }),

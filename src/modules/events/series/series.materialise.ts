@@ -5,7 +5,13 @@ import { recurrenceIdDate } from '../../../domain/recurrence/ids.js';
 import { parseRecurrence } from '../../../domain/recurrence/lines.js';
 import { sortKeys } from '../events.dates.js';
 import * as repo from './series.repository.js';
-import { TRASHED_ALONE } from './series.repository.js';
+
+/** Write fields that give an override its own dates. */
+const TIMES = ['start_date', 'end_date', 'all_day'];
+
+/** The field names of an occurrence's `overrides` (`|title|venue|`). */
+export const fieldsOf = (overrides: string | null): ReadonlySet<string> =>
+  new Set((overrides ?? '').split('|').filter((name) => name !== ''));
 
 export interface Horizon {
   /** The instant up to which occurrences exist (now + RECURRENCE_HORIZON_MONTHS). */
@@ -101,17 +107,24 @@ export async function materialise(
   const moved: number[] = [];
   for (const [old, occurrence] of kept) {
     if (old.recurrence_id !== occurrence.recurrenceId || old.start_utc !== occurrence.start || options.sharedChanged) {
-      await repo.updateOccurrenceTimes(trx, old.id, timesOf(occurrence));
+      // An override given its own dates keeps them (API.md §20.3); its original start still follows.
+      if (TIMES.some((field) => fieldsOf(old.overrides).has(field)))
+        await repo.updateOccurrenceTimes(trx, old.id, { recurrence_id: occurrence.recurrenceId });
+      else await repo.updateOccurrenceTimes(trx, old.id, timesOf(occurrence));
       moved.push(old.id);
     }
   }
   const addedIds: number[] = [];
   for (const occurrence of added) addedIds.push(await repo.insertOccurrence(trx, seriesId, timesOf(occurrence)));
-  // Overrides keep what they were given (API.md §20.3); occurrences trashed alone still follow.
-  const following = kept.filter(([old]) => old.overrides === null || old.overrides === TRASHED_ALONE);
-  const copied = options.sharedChanged ? [...following.map(([old]) => old.id), ...addedIds] : addedIds;
-  await repo.copyShared(trx, seriesId, copied);
-  await trx.updateTable('events').set({ materialised_until: horizon.until }).where('post_id', '=', seriesId).execute();
+  await repo.copyShared(trx, seriesId, addedIds);
+  if (options.sharedChanged) {
+    // Overrides keep the fields they were given and follow the series in the others (API.md §20.3).
+    const byOverrides = new Map<string, number[]>();
+    for (const [old] of kept)
+      byOverrides.set(old.overrides ?? '', [...(byOverrides.get(old.overrides ?? '') ?? []), old.id]);
+    for (const [overrides, ids] of byOverrides) await repo.copyShared(trx, seriesId, ids, fieldsOf(overrides));
+  }
+  await repo.markMaterialised(trx, seriesId, horizon.until);
   changes.add('event', ...moved, ...addedIds, ...removed.map((o) => o.id));
   return { added: addedIds, removed: removed.map((o) => o.id) };
 }

@@ -10,9 +10,6 @@ import type { Executor } from '../../../db/schema.js';
 export const SERIES_ROW = 2;
 export const userHidden = (stored: number) => (stored & 1) === 1;
 
-/** `overrides` of an occurrence trashed on its own (DELETE, API.md §20.3): it stays out when its series is restored. */
-export const TRASHED_ALONE = '|trash|';
-
 /** An occurrence as stored: its id, original start and what series edits must know of it. */
 export interface StoredOccurrence {
   id: number;
@@ -60,16 +57,27 @@ export async function seriesColumns(db: Executor, id: number) {
     .executeTakeFirst();
 }
 
-/** Records the field groups an occurrence now overrides (`|title|venue|`, API.md §20.3). */
-export async function addOverrides(db: Executor, id: number, names: readonly string[]): Promise<void> {
+async function setOverrides(db: Executor, id: number, change: (current: Set<string>) => void): Promise<void> {
   const row = await db.selectFrom('events').select('overrides').where('post_id', '=', id).executeTakeFirst();
   const current = new Set((row?.overrides ?? '').split('|').filter((name) => name !== ''));
-  for (const name of names) current.add(name);
+  change(current);
   await db
     .updateTable('events')
     .set({ overrides: current.size > 0 ? `|${[...current].sort().join('|')}|` : null })
     .where('post_id', '=', id)
     .execute();
+}
+
+/**
+ * Records the fields an occurrence now overrides (`|title|venue|`, API.md §20.3); `trash` marks
+ * one trashed on its own, which stays trashed when its series is restored.
+ */
+export async function addOverrides(db: Executor, id: number, names: readonly string[]): Promise<void> {
+  if (names.length > 0) await setOverrides(db, id, (current) => names.forEach((name) => current.add(name)));
+}
+
+export async function removeOverride(db: Executor, id: number, name: string): Promise<void> {
+  await setOverrides(db, id, (current) => current.delete(name));
 }
 
 /** Excludes a deleted occurrence's original start from its series for good (API.md §20.3 `force=true`). */
@@ -128,7 +136,7 @@ export async function insertOccurrence(db: Executor, seriesId: number, times: Oc
   return Number(id);
 }
 
-export async function updateOccurrenceTimes(db: Executor, id: number, times: OccurrenceTimes): Promise<void> {
+export async function updateOccurrenceTimes(db: Executor, id: number, times: Partial<OccurrenceTimes>): Promise<void> {
   await db.updateTable('events').set(times).where('post_id', '=', id).execute();
 }
 
@@ -162,60 +170,100 @@ export async function deleteOccurrences(db: Executor, ids: readonly number[]): P
     .execute();
 }
 
+/** Post and event columns an occurrence shares with its series, by the write field that overrides them (API.md §20.3). */
+const POST_COLUMNS: Record<string, readonly string[]> = {
+  title: ['title'],
+  description: ['description'],
+  excerpt: ['excerpt'],
+  image: ['image_id'],
+  date: ['published_at'],
+  date_utc: ['published_at'],
+  post_parent: ['parent_id'],
+  '': ['author_id', 'password', 'lang', 'modified_at'],
+};
+const EVENT_COLUMNS: Record<string, readonly string[]> = {
+  cost: ['cost', 'currency_symbol', 'currency_code', 'currency_position'],
+  website: ['website'],
+  show_map: ['show_map'],
+  show_map_link: ['show_map_link'],
+  sticky: ['sticky'],
+  featured: ['featured'],
+  venue: ['venue_id'],
+  all_day: ['all_day'],
+  '': ['timezone', 'author_id', 'ical_sequence'],
+};
+
+/** The columns no overridden field sets (a column may belong to two fields: `date` and `date_utc`). */
+function columnsKept(groups: Record<string, readonly string[]>, overridden: ReadonlySet<string>): string[] {
+  const skipped = new Set(Object.entries(groups).flatMap(([field, columns]) => (overridden.has(field) ? columns : [])));
+  return [...new Set(Object.values(groups).flat())].filter((column) => !skipped.has(column));
+}
+
 /**
  * Copies what occurrences share with their series (API.md §20.2: everything but their times and
- * ids) onto `ids`: post fields, event fields, translations, terms, organizers and search text.
- * Occurrences trashed on their own keep their status (they are the series' exclusions, §20.3).
+ * ids) onto `ids`: post fields, event fields, translations, terms, organizers and search text,
+ * except what `overridden` names (the fields an override was given, §20.3). Occurrences trashed
+ * on their own keep their status (they are the series' exclusions).
  */
-export async function copyShared(db: Executor, seriesId: number, ids: readonly number[]): Promise<void> {
+export async function copyShared(
+  db: Executor,
+  seriesId: number,
+  ids: readonly number[],
+  overridden: ReadonlySet<string> = new Set(),
+): Promise<void> {
   if (ids.length === 0) return;
   const list = listParameter(db, ids);
-  const targets = inList(db, 'id', list);
   const trashedAlone = sql`EXISTS (SELECT 1 FROM events o WHERE o.post_id = posts.id AND o.overrides LIKE '%|trash|%')`;
   const s = (column: string) => sql`(SELECT ${sql.ref(`s.${column}`)} FROM posts s WHERE s.id = ${seriesId})`;
-  await sql`UPDATE posts SET
-      author_id = ${s('author_id')}, title = ${s('title')}, description = ${s('description')},
-      excerpt = ${s('excerpt')}, password = ${s('password')}, lang = ${s('lang')}, parent_id = ${s('parent_id')},
-      image_id = ${s('image_id')}, published_at = ${s('published_at')}, modified_at = ${s('modified_at')},
+  const postSets = columnsKept(POST_COLUMNS, overridden).map((c) => sql`${sql.ref(c)} = ${s(c)}`);
+  await sql`UPDATE posts SET ${sql.join(postSets)},
       status = CASE WHEN ${trashedAlone} THEN status ELSE ${s('status')} END,
       status_before_trash = CASE WHEN ${trashedAlone} THEN status_before_trash ELSE ${s('status_before_trash')} END
-    WHERE ${targets}`.execute(db);
+    WHERE ${inList(db, 'id', list)}`.execute(db);
   const e = (column: string) => sql`(SELECT ${sql.ref(`s.${column}`)} FROM events s WHERE s.post_id = ${seriesId})`;
-  const eventTargets = inList(db, 'post_id', list);
-  await sql`UPDATE events SET
-      timezone = ${e('timezone')}, all_day = ${e('all_day')}, cost = ${e('cost')},
-      currency_symbol = ${e('currency_symbol')}, currency_code = ${e('currency_code')},
-      currency_position = ${e('currency_position')}, website = ${e('website')}, show_map = ${e('show_map')},
-      show_map_link = ${e('show_map_link')}, hide_from_listings = ${e('hide_from_listings')} - ${SERIES_ROW},
-      sticky = ${e('sticky')}, featured = ${e('featured')}, venue_id = ${e('venue_id')},
-      author_id = ${e('author_id')}, ical_sequence = ${e('ical_sequence')},
+  const eventSets = columnsKept(EVENT_COLUMNS, overridden).map((c) => sql`${sql.ref(c)} = ${e(c)}`);
+  // The user's flag of hide_from_listings, without the series' own mark.
+  if (!overridden.has('hide_from_listings'))
+    eventSets.push(sql`hide_from_listings = ${e('hide_from_listings')} - ${SERIES_ROW}`);
+  await sql`UPDATE events SET ${sql.join(eventSets)},
       status = (SELECT p.status FROM posts p WHERE p.id = events.post_id)
-    WHERE ${eventTargets}`.execute(db);
-  for (const [table, column] of [
-    ['post_translations', 'post_id'],
-    ['event_terms', 'event_id'],
-    ['event_organizers', 'event_id'],
-    ['search_documents', 'post_id'],
-  ] as const)
-    await db
-      .deleteFrom(table)
-      .where(inList(db, column, list))
-      .execute();
+    WHERE ${inList(db, 'post_id', list)}`.execute(db);
+  const text = !['title', 'description', 'excerpt'].some((field) => overridden.has(field));
   const each = idTable(db, ids, 'o');
-  await sql`INSERT INTO post_translations (post_id, lang, title, description, excerpt)
-    SELECT o.value, t.lang, t.title, t.description, t.excerpt FROM ${each} CROSS JOIN post_translations t
-    WHERE t.post_id = ${seriesId}`.execute(db);
-  await sql`INSERT INTO event_terms (event_id, term_id, position)
-    SELECT o.value, t.term_id, t.position FROM ${each} CROSS JOIN event_terms t WHERE t.event_id = ${seriesId}`.execute(
-    db,
-  );
-  await sql`INSERT INTO event_organizers (event_id, organizer_id, position)
-    SELECT o.value, t.organizer_id, t.position FROM ${each} CROSS JOIN event_organizers t
-    WHERE t.event_id = ${seriesId}`.execute(db);
-  await sql`INSERT INTO search_documents (post_id, body, exact)
-    SELECT o.value, t.body, t.exact FROM ${each} CROSS JOIN search_documents t WHERE t.post_id = ${seriesId}`.execute(
-    db,
-  );
+  const copies = [
+    text && {
+      table: 'post_translations',
+      key: 'post_id',
+      insert: sql`INSERT INTO post_translations (post_id, lang, title, description, excerpt)
+        SELECT o.value, t.lang, t.title, t.description, t.excerpt FROM ${each} CROSS JOIN post_translations t
+        WHERE t.post_id = ${seriesId}`,
+    },
+    !overridden.has('categories') &&
+      !overridden.has('tags') && {
+        table: 'event_terms',
+        key: 'event_id',
+        insert: sql`INSERT INTO event_terms (event_id, term_id, position)
+          SELECT o.value, t.term_id, t.position FROM ${each} CROSS JOIN event_terms t WHERE t.event_id = ${seriesId}`,
+      },
+    !overridden.has('organizer') && {
+      table: 'event_organizers',
+      key: 'event_id',
+      insert: sql`INSERT INTO event_organizers (event_id, organizer_id, position)
+        SELECT o.value, t.organizer_id, t.position FROM ${each} CROSS JOIN event_organizers t
+        WHERE t.event_id = ${seriesId}`,
+    },
+    text && {
+      table: 'search_documents',
+      key: 'post_id',
+      insert: sql`INSERT INTO search_documents (post_id, body, exact)
+        SELECT o.value, t.body, t.exact FROM ${each} CROSS JOIN search_documents t WHERE t.post_id = ${seriesId}`,
+    },
+  ] as const;
+  for (const copy of copies) {
+    if (!copy) continue;
+    await sql`DELETE FROM ${sql.table(copy.table)} WHERE ${inList(db, copy.key, list)}`.execute(db);
+    await copy.insert.execute(db);
+  }
 }
 
 export async function markMaterialised(db: Executor, seriesId: number, until: number): Promise<void> {
