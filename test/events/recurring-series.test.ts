@@ -95,6 +95,34 @@ for (const dialect of await testDialects()) {
       assert.deepEqual(utc, [...utc].sort());
     });
 
+    it('expand=false lists each series once at its first matching occurrence; include and post_parent name occurrences', async () => {
+      const a = await t.api.post(
+        '/events',
+        { ...WEEKLY_PARIS, title: 'Collapse alpha', recurrence: ['RRULE:FREQ=WEEKLY;COUNT=4'] },
+        { as: 'administrator' },
+      );
+      const plain = await t.api.post(
+        '/events',
+        { title: 'Collapse plain', start_date: '2027-03-10 10:00:00', end_date: '2027-03-10 11:00:00' },
+        { as: 'administrator' },
+      );
+      const query = { search: 'Collapse', start_date: '2027-03-05', end_date: '2028-01-01' };
+      const expanded = await t.api.get('/events', { query });
+      assert.equal(expanded.json.total, 4);
+      const collapsed = await t.api.get('/events', { query: { ...query, expand: false } });
+      assert.equal(collapsed.status, 200, collapsed.text);
+      assert.equal(collapsed.json.total, 2);
+      // The series at its first matching occurrence (8 March), before the plain event (10 March).
+      assert.deepEqual(ids(collapsed.json.events), [a.json.id, plain.json.id]);
+      assert.equal(collapsed.json.events[0].is_recurring, true);
+      assert.match(collapsed.json.rest_url, /expand=0/);
+      const included = await t.api.get('/events', { query: { include: a.json.id } });
+      assert.equal(included.json.total, 4);
+      assert.ok(included.json.events.every((e: Json) => e.series_id === a.json.id));
+      const children = await t.api.get('/events', { query: { post_parent: a.json.id, start_date: '2027-01-01' } });
+      assert.equal(children.json.total, 4);
+    });
+
     it('an all-day yearly series keeps its dates', async () => {
       const res = await t.api.post(
         '/events',

@@ -66,6 +66,7 @@ function listQuery(
     ['ends_after', bound(bounds.ends_after)],
     ['ticketed', given.has('ticketed') ? 0 : undefined],
     ['strict_dates', input.strict_dates ? 1 : undefined],
+    ['expand', input.expand ? undefined : 0],
   ];
 }
 

@@ -275,5 +275,13 @@ export const eventListArgs = {
   include: arg.idList({ description: 'Only these event ids, in this order; date filters are ignored' }),
   post_parent: arg.positiveInt({ description: 'Events whose parent is this event' }),
   ticketed: ticketedArg,
+  expand: withDefault(
+    arg.boolean({
+      description:
+        'true: occurrences of recurring series are listed one by one (never the series); false: each series once, at its first matching occurrence',
+    }),
+    () => true,
+    true,
+  ),
   password: arg.string({ description: 'Unlocks the protected fields of events with this password' }),
 };

@@ -50,7 +50,7 @@ export async function listOccurrencePage(
   input: EventListInput,
 ): Promise<EventPage> {
   const bounds = effectiveBounds(events.state.config, ctx, input, { defaultWindow: false });
-  const filter = { ...(await buildFilter(events.state, ctx, input, bounds)), seriesId };
+  const filter = { ...(await buildFilter(events.state, ctx, input, bounds)), seriesId, collapse: undefined };
   const { ids, total } = await events.listing.page(ctx, filter, input.page, input.per_page);
   if (ids.length === 0 && input.page > 1) throw new ApiError('event-archive-page-not-found');
   return { ids, total, bounds };
