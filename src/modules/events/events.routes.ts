@@ -103,7 +103,7 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
   registerRoute(app, registry, {
     methods: ['GET'],
     path: '/events/{id}/occurrences',
-    operationId: 'listOccurrences',
+    operationId: 'listEventOccurrences',
     args: eventListArgs,
     summary: "List a recurring series' occurrences (no default date window)",
     tags,
