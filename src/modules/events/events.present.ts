@@ -176,7 +176,7 @@ export interface EventTail {
 }
 
 /** An occurrence's page is its series' page and the local date of its original start (API.md §20.2, TEC Pro). */
-function eventPageUrl(ctx: RequestContext, row: EventRow): string {
+export function eventPageUrl(ctx: RequestContext, row: EventRow): string {
   if (row.series_slug === null || row.recurrence_id === null || row.status !== 'publish' || row.series_slug === '')
     return postPageUrl(ctx, 'event', 'tribe_events', row);
   const date = recurrenceIdDate(row.recurrence_id, row.timezone);

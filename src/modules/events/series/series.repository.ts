@@ -269,3 +269,26 @@ export async function copyShared(
 export async function markMaterialised(db: Executor, seriesId: number, until: number): Promise<void> {
   await db.updateTable('events').set({ materialised_until: until }).where('post_id', '=', seriesId).execute();
 }
+
+/** Occurrences of these series that differ from them: overrides and those trashed on their own (iCalendar export). */
+export async function exceptionsOf(
+  db: Executor,
+  seriesIds: readonly number[],
+): Promise<{ id: number; series_id: number; recurrence_id: string; status: string; overrides: string }[]> {
+  if (seriesIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('events')
+    .select(['post_id as id', 'series_id', 'recurrence_id', 'status', 'overrides'])
+    .where(inList(db, 'series_id', listParameter(db, seriesIds)))
+    .where('overrides', 'is not', null)
+    .orderBy('start_utc')
+    .orderBy('post_id')
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    series_id: Number(row.series_id),
+    recurrence_id: row.recurrence_id ?? '',
+    status: row.status,
+    overrides: row.overrides ?? '',
+  }));
+}
