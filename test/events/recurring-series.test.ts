@@ -374,6 +374,47 @@ for (const dialect of await testDialects()) {
       assert.ok(after.every((o: Json) => o.start_date.endsWith(' 20:00:00') && o.end_date.endsWith(' 21:30:00')));
     });
 
+    it('scope=following splits the series: later occurrences move to a new series with their ids and overrides', async () => {
+      const res = await t.api.post(
+        '/events',
+        { ...WEEKLY_PARIS, title: 'Split class', recurrence: ['RRULE:FREQ=WEEKLY;COUNT=6'] },
+        { as: 'administrator' },
+      );
+      assert.equal(res.status, 201, res.text);
+      const old = res.json;
+      const occurrences = await occurrencesOf(t.api, old.id);
+      const override = await t.api.patch(
+        `/events/${occurrences[4].id}`,
+        { title: 'Guest teacher' },
+        { as: 'administrator' },
+      );
+      assert.equal(override.status, 200, override.text);
+      const split = await t.api.patch(
+        `/events/${occurrences[3].id}`,
+        { scope: 'following', start_date: '2027-03-22 20:00:00', end_date: '2027-03-22 21:30:00', featured: true },
+        { as: 'administrator' },
+      );
+      assert.equal(split.status, 200, split.text);
+      const fresh = split.json;
+      assert.notEqual(fresh.id, old.id);
+      assert.notEqual(fresh.ical_uid, old.ical_uid);
+      assert.equal(fresh.slug, `${old.slug}-2`);
+      assert.equal(fresh.start_date, '2027-03-22 20:00:00');
+      assert.equal(fresh.featured, true);
+      assert.deepEqual(fresh.recurrence, ['RRULE:FREQ=WEEKLY;COUNT=3']);
+      const kept = (await t.api.get(`/events/${old.id}`)).json;
+      assert.deepEqual(kept.recurrence, ['RRULE:FREQ=WEEKLY;UNTIL=20270322T175959Z']);
+      assert.deepEqual(ids(await occurrencesOf(t.api, old.id)), ids(occurrences.slice(0, 3)));
+      const moved = await occurrencesOf(t.api, fresh.id);
+      assert.deepEqual(ids(moved), ids(occurrences.slice(3)));
+      assert.deepEqual(starts(moved), ['2027-03-22 20:00:00', '2027-03-29 20:00:00', '2027-04-05 20:00:00']);
+      assert.ok(moved.every((o: Json) => o.series_id === fresh.id && o.featured === true));
+      assert.equal(moved[1].title, 'Guest teacher');
+      assert.equal(moved[0].title, 'Split class');
+      const list = await t.api.get('/events', { query: { search: 'Split', start_date: '2027-01-01' } });
+      assert.equal(list.json.total, 5, 'the override is titled otherwise');
+    });
+
     it('DELETE trashes one occurrence (an exclusion), force deletes it for good and it stays excluded', async () => {
       const { id, occurrences } = await series('Holiday series');
       const trashed = await t.api.delete(`/events/${occurrences[1].id}`, { as: 'administrator' });

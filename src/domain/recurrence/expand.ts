@@ -97,7 +97,8 @@ export function expandSeries(
 
   const byStart = new Map<number, Temporal.PlainDateTime>();
   const place = (start: number, wall: Temporal.PlainDateTime) => {
-    if (start > horizon) return;
+    // DTSTART is the first occurrence (API.md §20.1): an RDATE before it is not one.
+    if (start > horizon || start < times.start_utc) return;
     if (until?.kind === 'instant' && start > until.seconds && wall !== startWall) return;
     if (!byStart.has(start)) byStart.set(start, wall);
   };

@@ -209,3 +209,28 @@ export function parseRecurrence(lines: readonly string[], allDay: boolean): Recu
     throw new RecurrenceProblem(1, 'at least one RRULE or RDATE is required');
   return set;
 }
+
+/**
+ * The lines of the two series a split makes (API.md §20.3 `scope=following`): the old series ends
+ * with UNTIL just before the split (`until`, in UNTIL's form), replacing COUNT; the new one keeps
+ * the rule, with the COUNT that remains (`remaining`) or the old UNTIL. RDATE and EXDATE lines go to
+ * both: each series keeps only the dates between its own start and end.
+ */
+export function splitLines(
+  lines: readonly string[],
+  allDay: boolean,
+  until: string,
+  remaining: number | undefined,
+): { before: string[]; after: string[] } {
+  const set = parseRecurrence(lines, allDay);
+  if (set.rule === undefined) throw new RecurrenceProblem(1, 'a series without RRULE cannot be split');
+  const rule = set.rule
+    .split(';')
+    .filter((part) => !part.startsWith('COUNT='))
+    .join(';');
+  const ruleLine = set.ruleLine - 1;
+  const untilText = /;UNTIL=([^;]+)/i.exec(`;${lines[ruleLine].slice(lines[ruleLine].indexOf(':') + 1)}`)?.[1];
+  const replace = (replacement: string) => lines.map((line, i) => (i === ruleLine ? replacement : line));
+  const tail = remaining !== undefined ? `;COUNT=${remaining}` : untilText !== undefined ? `;UNTIL=${untilText}` : '';
+  return { before: replace(`RRULE:${rule};UNTIL=${until}`), after: replace(`RRULE:${rule}${tail}`) };
+}

@@ -1,4 +1,4 @@
-import type { DateTime } from 'luxon';
+import { DateTime } from 'luxon';
 import { callerCan } from '../../auth/caller.js';
 import type { ChangeSet } from '../../changes/change-set.js';
 import { dialectOfExecutor } from '../../db/dialect.js';
@@ -11,6 +11,9 @@ import { sanitizeHtml } from '../../domain/html.js';
 import { toSlug } from '../../domain/slugs.js';
 import { zoneOf } from '../../domain/timezones.js';
 import { originalStartOf } from '../../domain/recurrence/ids.js';
+import { expandSeries } from '../../domain/recurrence/expand.js';
+import { parseRecurrence, RecurrenceProblem, splitLines } from '../../domain/recurrence/lines.js';
+import { materialise } from './series/series.materialise.js';
 import { ORGANIZER_KIND, VENUE_KIND } from '../linked/linked.kind.js';
 import * as linkedRepo from '../linked/linked.repository.js';
 import { languages, linkedRowsById } from '../linked/linked.service.js';
@@ -39,7 +42,13 @@ import type { EventsState } from './events.state.js';
 import { newIcalUid, withSequence } from '../ical/ical.identity.js';
 import * as seriesRepo from './series/series.repository.js';
 import { SERIES_ROW, userHidden } from './series/series.repository.js';
-import { checkRecurrence, refuseSeriesFields, syncSeries, syncSeriesRemoved } from './series/series.service.js';
+import {
+  checkRecurrence,
+  horizonOf,
+  refuseSeriesFields,
+  syncSeries,
+  syncSeriesRemoved,
+} from './series/series.service.js';
 
 export type EventRef = PostRef;
 
@@ -462,6 +471,100 @@ async function shiftedToSeries(
   };
 }
 
+/**
+ * `scope=following` (API.md §20.3): the series splits at this occurrence. The old series keeps its
+ * id and ends with UNTIL just before this original start (replacing COUNT); a new series (new id,
+ * UID and slug) copies it, starting at this occurrence (`start_date`/`end_date` move it) with the
+ * body's `recurrence`, else the old rule with the COUNT that remains. This and later occurrences
+ * move to it with their ids and overrides. The split is one transaction; the body's other fields
+ * are then written to the new series as an update (checked before the split). On the first
+ * occurrence, `following` is `all`. Returns the new series' id.
+ */
+async function splitSeries(
+  state: EventsState,
+  ctx: RequestContext,
+  occurrenceId: number,
+  seriesId: number,
+  recurrenceId: string,
+  input: EventWriteInput,
+): Promise<number> {
+  const series = requireEvent(await posts.findPostBase(state.db, seriesId), seriesId);
+  const stored = await repo.eventTimes(state.db, seriesId);
+  const place = await seriesRepo.seriesColumns(state.db, seriesId);
+  const earlier = (await seriesRepo.occurrencesOf(state.db, seriesId)).some((o) => o.recurrence_id < recurrenceId);
+  if (!stored || !place?.recurrence || !earlier)
+    return updateEvent(state, ctx, { id: occurrenceId }, { ...input, scope: 'all' });
+  const allDay = stored.all_day === 1;
+  const originalStart = originalStartOf(recurrenceId, zoneOf(stored.timezone));
+  const split = Math.floor(originalStart.toSeconds());
+  const times = computeTimes(state, ctx, input, {
+    start_utc: split,
+    end_utc: split + stored.end_utc - stored.start_utc,
+    timezone: stored.timezone,
+    all_day: allDay,
+  });
+  const lines = JSON.parse(place.recurrence) as string[];
+  const until = allDay
+    ? originalStart.minus({ days: 1 }).toFormat('yyyyLLdd')
+    : DateTime.fromSeconds(split - 1, { zone: 'utc' }).toFormat("yyyyLLdd'T'HHmmss'Z'");
+  const { before, after } = splitPlan(lines, { ...stored, all_day: allDay }, split, until);
+  const newLines = input.recurrence && input.recurrence.length > 0 ? input.recurrence : after;
+  checkRecurrence(state.config, ctx.now, newLines, times);
+  const { scope: _scope, start_date: _s, end_date: _e, recurrence: _r, all_day: _a, ...rest } = input;
+  await validateWrite(state, ctx, rest, undefined);
+  if (!canEditPost(ctx.caller, series)) throw forbidden(ctx.caller !== null);
+  requireAuthorChange(ctx, input.author);
+  const now = seconds(ctx.now);
+  const id = await withSlugRetry((attempt) =>
+    ctx.write(async (trx, changes) => {
+      const current = requireEvent(await posts.lockPostBase(trx, seriesId), seriesId);
+      if (!canEditPost(ctx.caller, current)) throw forbidden(ctx.caller !== null);
+      const slug = await uniqueSlug(trx, 'event', toSlug(input.slug ?? current.slug), undefined, attempt);
+      const newId = await seriesRepo.insertSeriesCopy(trx, seriesId, {
+        slug: current.slug === '' && input.slug === undefined ? '' : slug,
+        start_utc: times.start_utc,
+        end_utc: times.end_utc,
+        ...sortKeys(times.start_utc, times.end_utc, times.timezone, times.all_day, state.config.siteTimezone),
+        recurrence: JSON.stringify(newLines),
+        ical_uid: newIcalUid(state.config),
+        created_at: now,
+      });
+      await seriesRepo.setRecurrence(trx, seriesId, before);
+      const moved = await seriesRepo.moveOccurrences(trx, seriesId, recurrenceId, newId);
+      await materialise(trx, seriesId, horizonOf(state.config, ctx.now), changes, { sharedChanged: false });
+      await syncSeries(state.config, ctx.now, trx, changes, newId);
+      // The new series counts as one more event for its terms (API.md §12).
+      const deltas = countDeltas({ published: false, termIds: [] }, await repo.countState(trx, newId, false));
+      await termsRepo.adjustTermCounts(trx, deltas);
+      recordChange(changes, newId, deltas);
+      changes.add('event', seriesId, ...moved);
+      return newId;
+    }),
+  );
+  if (Object.values(rest).some((value) => value !== undefined)) await updateEvent(state, ctx, { id }, rest);
+  return id;
+}
+
+/** The old and new series' lines of a split, as 400s on `recurrence` when the series cannot be split. */
+function splitPlan(
+  lines: readonly string[],
+  times: { start_utc: number; end_utc: number; timezone: string; all_day: boolean },
+  split: number,
+  until: string,
+): { before: string[]; after: string[] } {
+  try {
+    const set = parseRecurrence(lines, times.all_day);
+    // COUNT counts from the series' start: the new series gets what the old one has not used.
+    const used =
+      set.count === undefined ? 0 : expandSeries({ ...set, rdates: [], exdates: [] }, times, split - 1).length;
+    return splitLines(lines, times.all_day, until, set.count === undefined ? undefined : Math.max(1, set.count - used));
+  } catch (error) {
+    if (error instanceof RecurrenceProblem)
+      throw invalidParam('scope', { message: 'recurrence_line', vars: { line: error.line, reason: error.reason } });
+    throw error;
+  }
+}
+
 /** The fields an occurrence's update sets for it alone (its overrides, API.md §20.3). */
 function overriddenFields(input: EventWriteInput): string[] {
   return Object.entries(input)
@@ -508,8 +611,8 @@ export async function updateEvent(
   let post = await resolveEvent(state, ref);
   let place = await seriesRepo.seriesColumns(state.db, post.id);
   // An occurrence (API.md §20.3): `all` edits its series; `this` (default) makes it an override.
-  if (place?.series_id != null && input.scope === 'following')
-    throw invalidParam('scope', { message: 'not_one_of', vars: { param: 'scope', values: 'this, all' } });
+  if (place?.series_id != null && place.recurrence_id !== null && input.scope === 'following')
+    return splitSeries(state, ctx, post.id, place.series_id, place.recurrence_id, input);
   if (place?.series_id != null && input.scope === 'all') {
     input = await shiftedToSeries(state, ctx, post.id, place.series_id, input);
     post = requireEvent(await posts.findPostBase(state.db, place.series_id), place.series_id);

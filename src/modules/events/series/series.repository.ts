@@ -292,3 +292,72 @@ export async function exceptionsOf(
     overrides: row.overrides ?? '',
   }));
 }
+
+/**
+ * A new series as a copy of `seriesId` (API.md §20.3 `scope=following`): its post with `slug`, its
+ * event row with its own times, lines, UID and creation time, and its shared fields (copyShared).
+ */
+export async function insertSeriesCopy(
+  db: Executor,
+  seriesId: number,
+  fields: {
+    slug: string;
+    start_utc: number;
+    end_utc: number;
+    start_key: number;
+    end_key: number;
+    recurrence: string;
+    ical_uid: string;
+    created_at: number;
+  },
+): Promise<number> {
+  const { id } = await sql<{ id: number }>`
+    INSERT INTO posts (type, author_id, status, slug, title, description, excerpt, password, lang, parent_id, image_id, published_at, modified_at)
+    SELECT type, author_id, status, ${fields.slug}, title, description, excerpt, password, lang, parent_id, image_id, published_at, modified_at
+    FROM posts WHERE id = ${seriesId}
+    RETURNING id`
+    .execute(db)
+    .then((result) => result.rows[0]);
+  await sql`
+    INSERT INTO events (post_id, start_utc, end_utc, start_key, end_key, timezone, all_day, cost, currency_symbol,
+      currency_code, currency_position, website, show_map, show_map_link, hide_from_listings, sticky, featured,
+      venue_id, status, author_id, ical_uid, ical_sequence, created_at, recurrence, excluded)
+    SELECT ${id}, ${fields.start_utc}, ${fields.end_utc}, ${fields.start_key}, ${fields.end_key}, timezone, all_day, cost,
+      currency_symbol, currency_code, currency_position, website, show_map, show_map_link, hide_from_listings,
+      sticky, featured, venue_id, status, author_id, ${fields.ical_uid}, 0, ${fields.created_at}, ${fields.recurrence},
+      excluded
+    FROM events WHERE post_id = ${seriesId}`.execute(db);
+  const each = idTable(db, [Number(id)], 'o');
+  for (const copy of [
+    sql`INSERT INTO post_translations (post_id, lang, title, description, excerpt)
+      SELECT o.value, t.lang, t.title, t.description, t.excerpt FROM ${each} CROSS JOIN post_translations t WHERE t.post_id = ${seriesId}`,
+    sql`INSERT INTO event_terms (event_id, term_id, position)
+      SELECT o.value, t.term_id, t.position FROM ${each} CROSS JOIN event_terms t WHERE t.event_id = ${seriesId}`,
+    sql`INSERT INTO event_organizers (event_id, organizer_id, position)
+      SELECT o.value, t.organizer_id, t.position FROM ${each} CROSS JOIN event_organizers t WHERE t.event_id = ${seriesId}`,
+    sql`INSERT INTO search_documents (post_id, body, exact)
+      SELECT o.value, t.body, t.exact FROM ${each} CROSS JOIN search_documents t WHERE t.post_id = ${seriesId}`,
+  ])
+    await copy.execute(db);
+  return Number(id);
+}
+
+/** Moves a series' occurrences from `from` (an original start) on to another series, ids and overrides kept. */
+export async function moveOccurrences(db: Executor, seriesId: number, from: string, to: number): Promise<number[]> {
+  const moved = await db
+    .updateTable('events')
+    .set({ series_id: to })
+    .where('series_id', '=', seriesId)
+    .where('recurrence_id', '>=', from)
+    .returning('post_id')
+    .execute();
+  return moved.map((row) => row.post_id);
+}
+
+export async function setRecurrence(db: Executor, seriesId: number, lines: readonly string[]): Promise<void> {
+  await db
+    .updateTable('events')
+    .set({ recurrence: JSON.stringify(lines) })
+    .where('post_id', '=', seriesId)
+    .execute();
+}
