@@ -452,3 +452,64 @@ for (const dialect of await testDialects()) {
     });
   });
 }
+
+for (const dialect of await testDialects()) {
+  describe(`recurring events: a TEC client paging through /events [${dialect}]`, () => {
+    const t = useTestApp(dialect);
+
+    it('sees each occurrence once, in start order, with X-TEC-Total and total_pages that match', async () => {
+      const bodies = [
+        {
+          title: 'Daily yoga',
+          start_date: '2026-11-23 07:00:00',
+          end_date: '2026-11-23 08:00:00',
+          timezone: 'Europe/Paris',
+          recurrence: ['RRULE:FREQ=DAILY;COUNT=30'],
+        },
+        {
+          title: 'Weekly choir',
+          start_date: '2026-11-24 19:30:00',
+          end_date: '2026-11-24 21:00:00',
+          timezone: 'America/New_York',
+          recurrence: ['RRULE:FREQ=WEEKLY;BYDAY=TU,TH;COUNT=20'],
+        },
+        {
+          title: 'Monthly market',
+          start_date: '2026-12-05',
+          end_date: '2026-12-05',
+          all_day: true,
+          recurrence: ['RRULE:FREQ=MONTHLY;BYDAY=1SA;COUNT=6'],
+        },
+        { title: 'One concert', start_date: '2026-12-10 20:00:00', end_date: '2026-12-10 22:00:00' },
+        { title: 'Another concert', start_date: '2026-12-10 20:00:00', end_date: '2026-12-10 23:00:00' },
+      ];
+      const seriesIds: number[] = [];
+      for (const body of bodies) {
+        const res = await t.api.post('/events', body, { as: 'administrator' });
+        assert.equal(res.status, 201, res.text);
+        if (res.json.is_recurring) seriesIds.push(res.json.id);
+      }
+      const expected = 30 + 20 + 6 + 2;
+      const seen: Json[] = [];
+      for (let page = 1; ; page++) {
+        const res = await t.api.get('/events', { query: { page, per_page: 7 } });
+        assert.equal(res.status, 200, res.text);
+        assert.equal(res.headers['x-tec-total'], String(expected));
+        assert.equal(res.json.total, expected);
+        assert.equal(res.json.total_pages, Math.ceil(expected / 7));
+        seen.push(...res.json.events);
+        if (!res.json.next_rest_url) break;
+        assert.ok(page < 20, 'the paging ends');
+      }
+      assert.equal((await t.api.get('/events', { query: { page: 10, per_page: 7 } })).status, 404);
+      assert.equal(seen.length, expected);
+      assert.equal(new Set(ids(seen)).size, expected, 'no occurrence twice');
+      assert.ok(
+        ids(seen).every((id) => !seriesIds.includes(id)),
+        'no series row',
+      );
+      const keys = seen.map((e) => `${e.utc_start_date}|${String(e.id).padStart(8, '0')}`);
+      assert.deepEqual(keys, [...keys].sort(), 'start order, then id');
+    });
+  });
+}
