@@ -68,6 +68,37 @@ for (const dialect of await testDialects()) {
       assert.equal(one.json.title, 'Evening class');
     });
 
+    it('an occurrence is addressed by its series slug and date too, with the same checks as by id', async () => {
+      const res = await t.api.post(
+        '/events',
+        { ...WEEKLY_PARIS, title: 'Slug class', recurrence: ['RRULE:FREQ=DAILY;COUNT=3;BYHOUR=9,19'] },
+        { as: 'administrator' },
+      );
+      assert.equal(res.status, 201, res.text);
+      const occurrences = await occurrencesOf(t.api, res.json.id);
+      const slug = res.json.slug;
+      const byDate = await t.api.get(`/events/by-slug/${slug}/2027-03-02`);
+      assert.equal(byDate.status, 200, byDate.text);
+      assert.equal(byDate.json.id, occurrences[1].id);
+      const second = await t.api.get(`/events/by-slug/${slug}/2027-03-02/2`);
+      assert.equal(second.json.id, occurrences[2].id);
+      assert.equal((await t.api.get(`/events/by-slug/${slug}/2027-03-02/3`)).json.code, 'rest-event-not-found');
+      assert.equal((await t.api.get(`/events/by-slug/${slug}/2026-01-01`)).status, 404);
+      assert.equal((await t.api.patch(`/events/by-slug/${slug}/2027-03-02`, { title: 'x' })).status, 401);
+      const edited = await t.api.patch(
+        `/events/by-slug/${slug}/2027-03-02`,
+        { title: 'Renamed one' },
+        { as: 'administrator' },
+      );
+      assert.equal(edited.status, 200, edited.text);
+      assert.equal(edited.json.id, occurrences[1].id);
+      assert.equal(
+        (await t.api.get(`/events/by-slug/${slug}`)).json.id,
+        res.json.id,
+        'the slug alone names the series',
+      );
+    });
+
     it('lists show occurrences, never the series row, in start order with matching totals', async () => {
       const res = await t.api.post(
         '/events',

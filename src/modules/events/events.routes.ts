@@ -146,9 +146,30 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
     },
   });
 
-  for (const path of ['/events/{id}', '/events/by-slug/{slug}']) {
-    const by = path.includes('{id}') ? 'id' : 'slug';
-    const By = by === 'id' ? 'ById' : 'BySlug';
+  // An occurrence by its series' slug and date is the same item as by its id (API.md §20).
+  const refFor = async (params: { id?: number; slug?: string; date?: string; n?: number }) =>
+    params.slug !== undefined && params.date !== undefined
+      ? { id: await service.occurrenceIdBySlug(state, params.slug, params.date, params.n) }
+      : refOf(params);
+  for (const path of [
+    '/events/{id}',
+    '/events/by-slug/{slug}',
+    '/events/by-slug/{slug}/{date}',
+    '/events/by-slug/{slug}/{date}/{n}',
+  ]) {
+    const by = path.includes('{id}')
+      ? 'id'
+      : path.includes('{n}')
+        ? 'slug, date and rank'
+        : path.includes('{date}')
+          ? 'slug and date'
+          : 'slug';
+    const By = {
+      id: 'ById',
+      slug: 'BySlug',
+      'slug and date': 'OccurrenceByDate',
+      'slug, date and rank': 'OccurrenceByDateAndRank',
+    }[by];
     registerRoute(app, registry, {
       methods: ['GET'],
       path,
@@ -159,7 +180,7 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
       responses: { 200: EventRef, ...errorResponses(400, 403, 404) },
       handler: async ({ ctx, args, params }, reply) => {
         if (args.context !== 'edit') {
-          const { id, row } = await service.checkReadable(state, ctx, refOf(params), args.password);
+          const { id, row } = await service.checkReadable(state, ctx, await refFor(params), args.password);
           const [[json]] = await events.rendering.render(
             ctx,
             [id],
@@ -168,7 +189,7 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
           );
           return reply.type('application/json; charset=utf-8').send(json);
         }
-        const bundle = await service.readEvent(state, ctx, refOf(params), args.password);
+        const bundle = await service.readEvent(state, ctx, await refFor(params), args.password);
         const event = presentEvent(state.config, ctx, bundle, { jsonLd: true, blanked: false });
         requireEditContext(canEditPost(ctx.caller, bundle.row), ctx.caller !== null);
         return {
@@ -191,7 +212,7 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
       secured: true,
       responses: { 200: EventRef, ...errorResponses(400, 401, 403, 404) },
       handler: async ({ ctx, args, params }) => {
-        const id = await service.updateEvent(state, ctx, refOf(params), args);
+        const id = await service.updateEvent(state, ctx, await refFor(params), args);
         return presentEvent(state.config, ctx, await service.loadEvent(state, ctx, id), {
           jsonLd: false,
           blanked: false,
@@ -208,7 +229,7 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
       secured: true,
       responses: { 200: EventRef, ...errorResponses(401, 403, 404, 410) },
       handler: async ({ ctx, args, params }) =>
-        presentEvent(state.config, ctx, await service.deleteEvent(state, ctx, refOf(params), args.force), {
+        presentEvent(state.config, ctx, await service.deleteEvent(state, ctx, await refFor(params), args.force), {
           jsonLd: false,
           blanked: false,
         }),

@@ -10,7 +10,7 @@ import { dateProblem, parseDateInput } from '../../domain/dates.js';
 import { sanitizeHtml } from '../../domain/html.js';
 import { toSlug } from '../../domain/slugs.js';
 import { zoneOf } from '../../domain/timezones.js';
-import { originalStartOf } from '../../domain/recurrence/ids.js';
+import { originalStartOf, recurrenceIdDate } from '../../domain/recurrence/ids.js';
 import { expandSeries } from '../../domain/recurrence/expand.js';
 import { parseRecurrence, RecurrenceProblem, splitLines } from '../../domain/recurrence/lines.js';
 import { materialise } from './series/series.materialise.js';
@@ -747,4 +747,24 @@ export async function readableSeries(
   const place = await seriesRepo.seriesColumns(state.db, id);
   if (place?.recurrence == null) throw invalidParam('id', { message: 'not_a_series' });
   return id;
+}
+
+/**
+ * The id of an occurrence addressed by its series' slug, the local date of its original start and
+ * its rank on that date (`/events/by-slug/{slug}/{YYYY-MM-DD}[/{n}]`, API.md §20.2); 404 otherwise.
+ */
+export async function occurrenceIdBySlug(
+  state: EventsState,
+  slug: string,
+  date: string,
+  n: number | undefined,
+): Promise<number> {
+  const seriesId = await posts.findPostIdBySlug(state.db, 'event', slug);
+  const occurrences = seriesId === undefined ? [] : await seriesRepo.occurrencesOf(state.db, seriesId);
+  const onDate = occurrences
+    .filter((o) => recurrenceIdDate(o.recurrence_id, o.timezone) === date)
+    .sort((a, b) => (a.recurrence_id < b.recurrence_id ? -1 : 1));
+  const occurrence = onDate[(n ?? 1) - 1];
+  if (!occurrence) throw slugNotFound(`${slug}/${date}${n !== undefined ? `/${n}` : ''}`);
+  return occurrence.id;
 }
