@@ -2,6 +2,22 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import qs from 'qs';
 import { ApiError } from '../errors.js';
 
+/**
+ * A raw `text/calendar` body (the import's, API.md §19.3). Its bytes are a getter, not an own
+ * property, so that parameter checks that walk every value (the NUL check) never walk 10 MiB.
+ */
+export class CalendarBody {
+  readonly #bytes: Buffer;
+
+  constructor(bytes: Buffer) {
+    this.#bytes = bytes;
+  }
+
+  get bytes(): Buffer {
+    return this.#bytes;
+  }
+}
+
 /** Query strings and form bodies: `name[]=a&name[]=b` and `name[0]=a` become arrays (API.md §6). */
 export function parseQueryString(text: string): Record<string, unknown> {
   return qs.parse(text, { depth: 3, arrayLimit: 200, parameterLimit: 1000, allowDots: false });
@@ -52,6 +68,13 @@ export function registerBodyParsers(app: FastifyInstance): void {
     async (request: FastifyRequest, body: Buffer) =>
       body.length === 0 ? {} : parseMultipart(body, request.headers['content-type'] ?? ''),
   );
+  // The import's raw iCalendar text, kept as bytes: it is decoded (UTF-8 checked) only after the
+  // permission check (API.md §19.3); any other route answers 415 as for every unknown type.
+  app.addContentTypeParser('text/calendar', { parseAs: 'buffer' }, (request, body: Buffer, done) => {
+    if (body.length === 0) return done(null, {});
+    if (request.routeOptions.config.calendarBody === true) return done(null, { ics: new CalendarBody(body) });
+    done(new ApiError('rest_unsupported_media_type'), undefined);
+  });
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body: Buffer, done) => {
     if (body.length === 0) return done(null, {});
     done(new ApiError('rest_unsupported_media_type'), undefined);

@@ -7,6 +7,13 @@ import { mergeSources, nulProblems, parseArgs, type ArgsSpec, type ParsedArgs } 
 import { requestContext, type RequestContext } from './context.js';
 import { NAMESPACE } from './urls.js';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route takes a `text/calendar` body (http/body.ts). */
+    calendarBody?: boolean;
+  }
+}
+
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** Path parameters the API knows: `{id}` is digits only, `{slug}` anything but `/` (API.md §1). */
@@ -42,6 +49,10 @@ export interface RouteDefinition<S extends ArgsSpec> {
   readonly tags: readonly string[];
   readonly responses: Readonly<Record<number, TSchema>>;
   readonly secured?: boolean;
+  /** A body limit of its own (bytes) instead of BODY_LIMIT. */
+  readonly bodyLimit?: number;
+  /** Also takes a `text/calendar` body, as the `ics` parameter (API.md §19.3); elsewhere that is 415. */
+  readonly calendarBody?: boolean;
   handler(request: ApiRequest<S>, reply: FastifyReply): Promise<unknown>;
 }
 
@@ -224,6 +235,8 @@ export function registerRoute<S extends ArgsSpec>(
       ...documentedSchema(definition),
       response: definition.responses,
     },
+    ...(definition.bodyLimit !== undefined ? { bodyLimit: definition.bodyLimit } : {}),
+    config: { calendarBody: definition.calendarBody === true },
     handler,
   });
 }

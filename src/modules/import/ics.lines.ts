@@ -1,0 +1,110 @@
+import { IcsProblem } from './ics.problem.js';
+
+/** One content line of an iCalendar text, unfolded (RFC 5545 §3.1). */
+export interface ContentLine {
+  /** 1-based number of its first physical line in the text as sent (folded lines counted). */
+  readonly line: number;
+  /** Upper-case property name, e.g. `DTSTART`, `BEGIN`. */
+  readonly name: string;
+  /** Parameters by upper-case name, values unquoted, e.g. `{ TZID: 'Europe/Paris' }`. */
+  readonly params: Readonly<Record<string, string>>;
+  readonly value: string;
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The text of a body sent as bytes; not UTF-8 is rest_invalid_ics naming the first line holding
+ * an invalid sequence (decoded line by line only then, to find it).
+ */
+export function decodeUtf8(bytes: Uint8Array): string {
+  try {
+    return decoder.decode(bytes).replace(/^\uFEFF/, '');
+  } catch {
+    let start = 0;
+    for (let line = 1; ; line++) {
+      const end = bytes.indexOf(0x0a, start);
+      try {
+        decoder.decode(bytes.subarray(start, end === -1 ? bytes.length : end));
+      } catch {
+        throw new IcsProblem('not UTF-8', line);
+      }
+      if (end === -1) throw new IcsProblem('not UTF-8');
+      start = end + 1;
+    }
+  }
+}
+
+/** Splits `text` at `separator` outside double quotes (parameter values may be quoted). */
+function splitOutsideQuotes(text: string, separator: string): string[] {
+  const parts: string[] = [];
+  let quoted = false;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (char === '"') quoted = !quoted;
+    else if (char === separator && !quoted) {
+      parts.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(text.slice(start));
+  return parts;
+}
+
+/** Index of the `:` ending name and parameters (the first one outside quotes), or -1. */
+function valueColon(text: string): number {
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === '"') quoted = !quoted;
+    else if (text[i] === ':' && !quoted) return i;
+  }
+  return -1;
+}
+
+function contentLine(text: string, line: number): ContentLine {
+  // No stored text may hold a NUL (PostgreSQL refuses them, API.md §25.3).
+  if (text.includes('\0')) throw new IcsProblem('a NUL character', line);
+  const colon = valueColon(text);
+  if (colon === -1) throw new IcsProblem("a line without ':'", line);
+  const [name, ...rawParams] = splitOutsideQuotes(text.slice(0, colon), ';');
+  const params: Record<string, string> = {};
+  for (const raw of rawParams) {
+    const equals = raw.indexOf('=');
+    if (equals === -1) continue;
+    params[raw.slice(0, equals).trim().toUpperCase()] = raw.slice(equals + 1).replace(/^"(.*)"$/, '$1');
+  }
+  return { line, name: name.trim().toUpperCase(), params, value: text.slice(colon + 1) };
+}
+
+/**
+ * The content lines of a text: CRLF or LF line ends (both accepted, API.md §19.3), folded lines
+ * (a line starting with a space or tab continues the previous one) joined, blank lines skipped.
+ */
+export function contentLines(text: string): ContentLine[] {
+  const physical = text.split(/\r?\n/);
+  const lines: ContentLine[] = [];
+  let pending: { text: string; line: number } | undefined;
+  const flush = () => {
+    if (pending && pending.text.trim() !== '') lines.push(contentLine(pending.text, pending.line));
+    pending = undefined;
+  };
+  for (const [index, raw] of physical.entries()) {
+    if ((raw.startsWith(' ') || raw.startsWith('\t')) && pending) {
+      pending.text += raw.slice(1);
+      continue;
+    }
+    flush();
+    pending = { text: raw, line: index + 1 };
+  }
+  flush();
+  return lines;
+}
+
+/** A content line as text again (unfolded: node-ical reads lines of any length). */
+export function lineText(line: Pick<ContentLine, 'name' | 'params' | 'value'>): string {
+  const params = Object.entries(line.params).map(([name, value]) =>
+    /[;:,]/.test(value) ? `;${name}="${value}"` : `;${name}=${value}`,
+  );
+  return `${line.name}${params.join('')}:${line.value}`;
+}
