@@ -411,6 +411,27 @@ for (const dialect of await testDialects()) {
       assert.equal(local.status, 401);
     });
 
+    it('a file uploaded as the multipart part `ics` (curl -F ics=@file.ics) is imported; SUMMARY is plain text', async () => {
+      const form = new FormData();
+      const text = calendar(vevent('multipart@example.org', { summary: '<b>Bold</b> title' }));
+      form.append('ics', new Blob([text], { type: 'text/calendar' }), 'export.ics');
+      form.append('status', 'draft');
+      const request = new Request('http://localhost/', { method: 'POST', body: form });
+      const res = await t.api.app.inject({
+        method: 'POST',
+        url: '/calendar/events/v1/import/ics',
+        headers: {
+          'content-type': request.headers.get('content-type') ?? '',
+          authorization: (await t.api.user('editor')).header,
+        },
+        payload: Buffer.from(await request.arrayBuffer()),
+      });
+      assert.equal(res.statusCode, 200, res.body);
+      const event = await eventByUid(t.api, 'multipart@example.org');
+      assert.equal(event.title, 'Bold title');
+      assert.equal(event.status, 'draft');
+    });
+
     it('text/calendar is 415 on any other route; the import takes up to 10 MiB, then 413', async () => {
       const other = await t.api.app.inject({
         method: 'POST',
@@ -427,6 +448,7 @@ for (const dialect of await testDialects()) {
       const tooLarge = await importIcs(t.api, Buffer.alloc(10 * 1024 * 1024 + 1, 0x41));
       assert.equal(tooLarge.status, 413);
       assert.equal(tooLarge.json.code, 'rest_payload_too_large');
+      assert.match(tooLarge.json.message, /10485760/);
     });
   });
 }

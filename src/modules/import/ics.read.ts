@@ -1,6 +1,7 @@
 import { DateTime } from 'luxon';
 import nodeIcal from 'node-ical';
-import { autoParagraph } from '../../domain/html.js';
+import { autoParagraph, plainText } from '../../domain/html.js';
+import { MAX_TITLE_LENGTH } from '../../http/args.js';
 import { DB_FORMAT } from '../../domain/dates.js';
 import type { ScannedCalendar, ScannedEvent } from './ics.scan.js';
 
@@ -71,9 +72,14 @@ function organizerOf(value: unknown): ImportedEvent['organizer'] {
 
 function categoriesOf(value: unknown): string[] {
   const values = Array.isArray(value) ? value : value === undefined ? [] : [value];
-  return [...new Set(values.map(textOf).filter((v): v is string => v !== null && v.trim() !== ''))].map((v) =>
-    v.trim(),
-  );
+  const names = values.map((item) => plainText(textOf(item) ?? '').trim()).filter((name) => name !== '');
+  return [...new Set(names)];
+}
+
+/** SUMMARY as a title (API.md §18): plain text, at most MAX_TITLE_LENGTH characters; null when empty. */
+function titleOf(summary: unknown): string | null {
+  const text = plainText(textOf(summary) ?? '').trim();
+  return text === '' ? null : [...text].slice(0, MAX_TITLE_LENGTH).join('');
 }
 
 const seconds = (date: unknown) =>
@@ -125,7 +131,7 @@ export function readEvents(calendar: ScannedCalendar): ImportedEvent[] {
       uid: scanned.uid,
       recurring: scanned.recurring,
       recurrenceId: scanned.recurrenceId,
-      title: textOf(event.summary)?.trim() || null,
+      title: titleOf(event.summary),
       description: descriptionOf(event),
       allDay,
       timezone,

@@ -183,6 +183,8 @@ class Linker {
     let id = this.categories.get(key);
     if (id === undefined) {
       id = await findOrCreateTermByName(this.ctx, this.trx, CATEGORIES, name);
+      // Possibly new: term lists and counts must not be served from before it.
+      this.changes.add('term', id);
       this.categories.set(key, id);
     }
     return id;
