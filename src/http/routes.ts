@@ -1,4 +1,4 @@
-import { Type, type TObject, type TSchema } from '@sinclair/typebox';
+import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isRecord } from '../domain/params.js';
 import { LANGUAGES } from '../i18n/languages.js';
@@ -162,14 +162,14 @@ export const languageParameter = Type.String({
 
 /** The documented request shape of a route: its args as query string or body, plus path params. */
 function documentedSchema(
-  definition: Pick<RouteDefinition<ArgsSpec>, 'args' | 'path' | 'methods'>,
-): Record<string, TObject> {
+  definition: Pick<RouteDefinition<ArgsSpec>, 'args' | 'path' | 'methods' | 'calendarBody'>,
+): Record<string, TSchema> {
   const properties: Record<string, TSchema> = {};
   for (const [name, spec] of Object.entries(definition.args)) {
     properties[name] = spec.required ? spec.schema : Type.Optional(spec.schema);
   }
   const params = pathParams(definition.path);
-  const schema: Record<string, TObject> = {};
+  const schema: Record<string, TSchema> = {};
   if (params.length > 0) {
     schema.params = Type.Object(Object.fromEntries(params.map((name) => [name, PATH_PARAMS[name].schema])));
   }
@@ -179,6 +179,18 @@ function documentedSchema(
   } else {
     schema.querystring = Type.Object({ i18n_language: Type.Optional(languageParameter) });
     schema.body = Type.Object(properties);
+    // The import also takes the iCalendar text itself as the body (API.md §19.3).
+    if (definition.calendarBody) {
+      const form = { schema: schema.body };
+      schema.body = Type.Unsafe({
+        content: {
+          'application/json': form,
+          'application/x-www-form-urlencoded': form,
+          'multipart/form-data': form,
+          'text/calendar': { schema: Type.String({ description: 'The iCalendar text' }) },
+        },
+      });
+    }
   }
   return schema;
 }

@@ -432,6 +432,20 @@ for (const dialect of await testDialects()) {
       assert.equal(event.status, 'draft');
     });
 
+    it('/doc documents the route with its JSON, form and text/calendar bodies and its result', async () => {
+      const doc = (await t.api.get('/doc')).json;
+      const operation = doc.paths['/import/ics'].post;
+      assert.equal(operation.operationId, 'importIcs');
+      assert.deepEqual(Object.keys(operation.requestBody.content), [
+        'application/json',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data',
+        'text/calendar',
+      ]);
+      assert.ok(operation.responses['200']);
+      assert.ok(operation.responses['413']);
+    });
+
     it('text/calendar is 415 on any other route; the import takes up to 10 MiB, then 413', async () => {
       const other = await t.api.app.inject({
         method: 'POST',
