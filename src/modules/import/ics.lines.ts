@@ -62,10 +62,19 @@ function valueColon(text: string): number {
   return -1;
 }
 
+/**
+ * Exchange writes `TZID=tzone://Microsoft/Custom` unquoted, colon and all: the value then starts
+ * after the colon that follows it (node-ical reads it so too).
+ */
+function exchangeTzidEnd(text: string): number | undefined {
+  const match = /;TZID=tzone:\/\/[^:;]*:/i.exec(text);
+  return match ? match.index + match[0].length - 1 : undefined;
+}
+
 function contentLine(text: string, line: number): ContentLine {
   // No stored text may hold a NUL (PostgreSQL refuses them, API.md §25.3).
   if (text.includes('\0')) throw new IcsProblem('a NUL character', line);
-  const colon = valueColon(text);
+  const colon = exchangeTzidEnd(text) ?? valueColon(text);
   if (colon === -1) throw new IcsProblem("a line without ':'", line);
   const [name, ...rawParams] = splitOutsideQuotes(text.slice(0, colon), ';');
   const params: Record<string, string> = {};

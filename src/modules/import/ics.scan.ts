@@ -135,6 +135,9 @@ function rewriteDates(line: ContentLine, zones: Zones): { line: ContentLine; kin
   if (line.params.VALUE?.toUpperCase() === 'DATE' || line.params.VALUE?.toUpperCase() === 'PERIOD')
     return { line: { ...line, params }, kind: 'date', zone: null };
   const values = line.value.split(',').map((v) => v.trim());
+  // A date written without VALUE=DATE (lenient producers) is a date all the same.
+  if (values.every((v) => /^\d{8}$/.test(v)))
+    return { line: { ...line, params: { ...params, VALUE: 'DATE' } }, kind: 'date', zone: null };
   if (values.every((v) => v.endsWith('Z'))) return { line: { ...line, params }, kind: 'utc', zone: null };
   const known = tzid !== undefined ? knownZone(tzid) : null;
   if (known === 'UTC') return { line: { ...line, params: { ...params, TZID: 'UTC' } }, kind: 'utc', zone: null };
