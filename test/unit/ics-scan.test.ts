@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { decodeUtf8 } from '../../src/modules/import/ics.lines.js';
 import { IcsProblem } from '../../src/modules/import/ics.problem.js';
 import { readEvents } from '../../src/modules/import/ics.read.js';
 import { scanCalendar } from '../../src/modules/import/ics.scan.js';
@@ -117,5 +118,25 @@ describe('iCalendar import pre-scan (API.md §19.3)', () => {
         reason,
       );
     }
+  });
+
+  it('joins lines folded through a UTF-8 character before decoding, keeping the line numbers as sent', () => {
+    const head = Buffer.from('BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:fold\r\nSUMMARY:Caf');
+    const folded = Buffer.concat([head, Buffer.from([0xc3, 0x0d, 0x0a, 0x20, 0xa9]), Buffer.from(' au lait\r\n')]);
+    const valid = Buffer.concat([folded, Buffer.from('DTSTART:20270101T100000Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n')]);
+    const [event] = readEvents(scanCalendar(decodeUtf8(valid), 'UTC'));
+    assert.equal(event.title, 'Café au lait');
+    // The broken date is on line 6 as sent (the fold took lines 4 and 5).
+    const broken = Buffer.concat([folded, Buffer.from('DTSTART:2027-01-01\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n')]);
+    assert.throws(
+      () => scanCalendar(decodeUtf8(broken), 'UTC'),
+      (error: unknown) => error instanceof IcsProblem && error.line === 6,
+    );
+    // A byte that is invalid wherever the folds are: the line of the character.
+    const latin1 = Buffer.concat([head, Buffer.from([0xe9]), Buffer.from('\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n')]);
+    assert.throws(
+      () => decodeUtf8(latin1),
+      (error: unknown) => error instanceof IcsProblem && error.reason === 'not UTF-8' && error.line === 4,
+    );
   });
 });

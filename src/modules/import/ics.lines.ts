@@ -15,24 +15,40 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * The text of a body sent as bytes; not UTF-8 is rest_invalid_ics naming the first line holding
- * an invalid sequence (decoded line by line only then, to find it).
+ * an invalid sequence. Some producers fold lines by octets, through the middle of a character: so
+ * a text that is not UTF-8 as sent is read again with its folds joined as bytes (RFC 5545 §3.1
+ * unfolds before decoding), keeping one empty line per fold so that line numbers stay those sent.
  */
 export function decodeUtf8(bytes: Uint8Array): string {
   try {
     return decoder.decode(bytes).replace(/^\uFEFF/, '');
   } catch {
-    let start = 0;
-    for (let line = 1; ; line++) {
-      const end = bytes.indexOf(0x0a, start);
-      try {
-        decoder.decode(bytes.subarray(start, end === -1 ? bytes.length : end));
-      } catch {
-        throw new IcsProblem('not UTF-8', line);
-      }
-      if (end === -1) throw new IcsProblem('not UTF-8');
-      start = end + 1;
-    }
+    return decodeUnfolded(bytes);
   }
+}
+
+function decodeUnfolded(bytes: Uint8Array): string {
+  const physical: Uint8Array[] = [];
+  for (let start = 0; start <= bytes.length; ) {
+    const end = bytes.indexOf(0x0a, start);
+    const stop = end === -1 ? bytes.length : end;
+    physical.push(bytes.subarray(start, stop > start && bytes[stop - 1] === 0x0d ? stop - 1 : stop));
+    start = stop + 1;
+  }
+  const lines: string[] = [];
+  for (let index = 0; index < physical.length; ) {
+    const parts = [physical[index]];
+    let next = index + 1;
+    while (next < physical.length && (physical[next][0] === 0x20 || physical[next][0] === 0x09))
+      parts.push(physical[next++].subarray(1));
+    try {
+      lines.push(decoder.decode(Buffer.concat(parts)), ...Array<string>(next - index - 1).fill(''));
+    } catch {
+      throw new IcsProblem('not UTF-8', index + 1);
+    }
+    index = next;
+  }
+  return lines.join('\n').replace(/^\uFEFF/, '');
 }
 
 /** Splits `text` at `separator` outside double quotes (parameter values may be quoted). */
