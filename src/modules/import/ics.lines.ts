@@ -29,14 +29,14 @@ export function decodeUtf8(bytes: Uint8Array): string {
 
 function decodeUnfolded(bytes: Uint8Array): string {
   const physical: Uint8Array[] = [];
-  for (let start = 0; start <= bytes.length; ) {
+  for (let start = 0; start <= bytes.length;) {
     const end = bytes.indexOf(0x0a, start);
     const stop = end === -1 ? bytes.length : end;
     physical.push(bytes.subarray(start, stop > start && bytes[stop - 1] === 0x0d ? stop - 1 : stop));
     start = stop + 1;
   }
   const lines: string[] = [];
-  for (let index = 0; index < physical.length; ) {
+  for (let index = 0; index < physical.length;) {
     const parts = [physical[index]];
     let next = index + 1;
     while (next < physical.length && (physical[next][0] === 0x20 || physical[next][0] === 0x09))

@@ -3,6 +3,7 @@ import nodeIcal from 'node-ical';
 import { autoParagraph, plainText } from '../../domain/html.js';
 import { MAX_TITLE_LENGTH } from '../../http/args.js';
 import { DB_FORMAT } from '../../domain/dates.js';
+import { IcsProblem } from './ics.problem.js';
 import type { ScannedCalendar, ScannedEvent } from './ics.scan.js';
 
 /** One VEVENT as the import maps it onto an event (API.md §19.3). */
@@ -116,7 +117,13 @@ function timesOf(event: Parsed, allDay: boolean, zone: string): { start: string;
 
 /** The VEVENTs of a scanned calendar, in file order, read by node-ical (text unescaped, DURATION applied). */
 export function readEvents(calendar: ScannedCalendar): ImportedEvent[] {
-  const parsed = nodeIcal.sync.parseICS(calendar.text);
+  let parsed: nodeIcal.CalendarResponse;
+  try {
+    parsed = nodeIcal.sync.parseICS(calendar.text);
+  } catch (error) {
+    // What the pre-scan lets through should parse; if node-ical still refuses it, the file is at fault.
+    throw new IcsProblem(`unreadable data (${error instanceof Error ? error.message : String(error)})`);
+  }
   return calendar.events.map((scanned, index) => {
     const event = parsed[scanned.key] as Parsed | undefined;
     if (!event || event.type !== 'VEVENT') throw new Error(`node-ical lost VEVENT ${scanned.key}`);

@@ -51,6 +51,8 @@ const DATE_PROPERTIES = new Set([
 ]);
 /** The date properties whose local times the import reads in a zone (the others are UTC by RFC 5545). */
 const ZONED_PROPERTIES = new Set(['DTSTART', 'DTEND', 'RECURRENCE-ID', 'EXDATE', 'RDATE']);
+/** Properties a VEVENT may have once (RFC 5545 §3.6.1; node-ical refuses a second DTSTART or DTEND). */
+const SINGLE_PROPERTIES = new Set(['DTSTART', 'DTEND', 'DURATION', 'RECURRENCE-ID']);
 const FREQUENCIES = new Set(['SECONDLY', 'MINUTELY', 'HOURLY', 'DAILY', 'WEEKLY', 'MONTHLY', 'YEARLY']);
 
 const isDate = (value: string) => /^\d{8}$/.test(value) && DateTime.fromFormat(value, 'yyyyMMdd').isValid;
@@ -92,6 +94,7 @@ function checkStructure(lines: ContentLine[]): void {
   const stack: ContentLine[] = [];
   let vevents = 0;
   let hasStart = false;
+  const seen = new Set<string>();
   for (const line of lines) {
     const component = line.value.trim().toUpperCase();
     if (line.name === 'BEGIN') {
@@ -102,6 +105,7 @@ function checkStructure(lines: ContentLine[]): void {
         vevents += 1;
         if (vevents > MAX_VEVENTS) throw new IcsProblem(`more than ${MAX_VEVENTS} VEVENTs`, line.line);
         hasStart = false;
+        seen.clear();
       }
     } else if (line.name === 'END') {
       const open = stack.pop();
@@ -112,6 +116,10 @@ function checkStructure(lines: ContentLine[]): void {
     } else if (stack.length === 0) {
       throw new IcsProblem('content outside VCALENDAR', line.line);
     } else if (stack.length === 2 && stack[1].value.trim().toUpperCase() === 'VEVENT') {
+      if (SINGLE_PROPERTIES.has(line.name)) {
+        if (seen.has(line.name)) throw new IcsProblem(`a VEVENT with two ${line.name}`, line.line);
+        seen.add(line.name);
+      }
       if (line.name === 'DTSTART') hasStart = true;
       if (DATE_PROPERTIES.has(line.name)) checkDates(line);
       if (line.name === 'RRULE') checkRule(line);
@@ -193,10 +201,11 @@ export function scanCalendar(text: string, siteTimezone: string): ScannedCalenda
     custom: new Map(),
     vtimezones: vtimezonesOf(lines),
   };
-  const output: string[] = [];
+  // node-ical is given the VEVENTs' own properties and nothing else: no VTIMEZONE (every time is
+  // rewritten to UTC or an IANA zone), no other component, no VALARM inside them.
+  const output: string[] = ['BEGIN:VCALENDAR'];
   const events: ScannedEvent[] = [];
   let depth = 0;
-  let inTimezone = false;
   let event:
     | {
         line: number;
@@ -210,20 +219,12 @@ export function scanCalendar(text: string, siteTimezone: string): ScannedCalenda
   for (const line of lines) {
     const component = line.value.trim().toUpperCase();
     if (line.name === 'BEGIN') depth += 1;
-    if (line.name === 'BEGIN' && component === 'VTIMEZONE') inTimezone = true;
-    if (inTimezone) {
-      // Every time is rewritten to UTC or an IANA zone: node-ical needs no VTIMEZONE.
-      if (line.name === 'END' && component === 'VTIMEZONE') inTimezone = false;
-      if (line.name === 'END') depth -= 1;
-      continue;
-    }
+    if (line.name === 'END') depth -= 1;
     if (line.name === 'BEGIN' && component === 'VEVENT' && depth === 2) {
       event = { line: line.line, uid: null, kind: 'floating', zone: null, recurring: false, recurrenceId: null };
-      output.push(lineText(line), `UID:import-${events.length}`);
-      continue;
-    }
-    if (line.name === 'END') depth -= 1;
-    if (event && line.name === 'END' && component === 'VEVENT' && depth === 1) {
+      output.push('BEGIN:VEVENT', `UID:import-${events.length}`);
+    } else if (event && line.name === 'END' && component === 'VEVENT' && depth === 1) {
+      output.push('END:VEVENT');
       events.push({
         key: `import-${events.length}`,
         uid: event.uid,
@@ -234,21 +235,19 @@ export function scanCalendar(text: string, siteTimezone: string): ScannedCalenda
         recurrenceId: event.recurrenceId,
       });
       event = undefined;
-    } else if (event && depth === 2) {
-      if (line.name === 'UID') {
-        event.uid ??= line.value.trim() || null;
-        continue;
-      }
-      if (line.name === 'RRULE' || line.name === 'RDATE') event.recurring = true;
-      if (ZONED_PROPERTIES.has(line.name)) {
+    } else if (event && depth === 2 && line.name !== 'BEGIN' && line.name !== 'END') {
+      if (line.name === 'UID') event.uid ??= line.value.trim() || null;
+      else if (ZONED_PROPERTIES.has(line.name)) {
         const rewritten = rewriteDates(line, zones);
         if (line.name === 'DTSTART') [event.kind, event.zone] = [rewritten.kind, rewritten.zone];
         if (line.name === 'RECURRENCE-ID') event.recurrenceId = line.value.trim();
         output.push(lineText(rewritten.line));
-        continue;
+      } else if (line.name !== 'DUE') {
+        if (line.name === 'RRULE' || line.name === 'RDATE') event.recurring = true;
+        output.push(lineText(line));
       }
     }
-    output.push(lineText(line));
   }
+  output.push('END:VCALENDAR');
   return { text: `${output.join('\r\n')}\r\n`, events, calendarZone, floatingZone: zones.floatingZone };
 }
