@@ -260,6 +260,29 @@ for (const dialect of await testDialects()) {
       );
     });
 
+    it('two imports of one file at once create each event once', async () => {
+      const events = Array.from({ length: 12 }, (_, i) =>
+        vevent(`concurrent-${i}@example.org`, {
+          summary: `Concurrent ${i % 3}`,
+          extra: [`LOCATION:Concurrent hall ${i % 2}`],
+        }),
+      );
+      const text = calendar(...events);
+      const results = await Promise.all([imported(t.api, text), imported(t.api, text)]);
+      const created = results.flatMap((r) => r.created);
+      const unchanged = results.flatMap((r) => r.unchanged);
+      assert.equal(created.length, 12, JSON.stringify(results));
+      assert.equal(unchanged.length, 12);
+      assert.deepEqual([...created].sort(), [...unchanged].sort());
+      const venues = await t.api.db
+        .selectFrom('posts')
+        .select('id')
+        .where('type', '=', 'venue')
+        .where('title', 'like', 'Concurrent hall%')
+        .execute();
+      assert.equal(venues.length, 2);
+    });
+
     it('dry_run reports what would happen (UIDs for creations) and changes nothing', async () => {
       const before = await snapshot(t.api);
       const result = await imported(
