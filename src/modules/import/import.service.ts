@@ -1,7 +1,6 @@
 import { callerCan } from '../../auth/caller.js';
 import type { ChangeSet } from '../../changes/change-set.js';
 import type { Executor } from '../../db/schema.js';
-import { parseHttpUrl } from '../../domain/params.js';
 import { ApiError, forbidden, invalidParams, type ParamProblem } from '../../errors.js';
 import type { RequestContext } from '../../http/context.js';
 import type { EventsState } from '../events/events.state.js';
@@ -13,19 +12,16 @@ import {
   type EventCreateInput,
   type Relations,
 } from '../events/events.service.js';
-import { locationOf } from '../ical/ical.render.js';
-import { ORGANIZER_KIND, VENUE_KIND } from '../linked/linked.kind.js';
-import { findLinkedMany } from '../linked/linked.repository.js';
-import { createLinked, languages } from '../linked/linked.service.js';
 import { withSlugRetry } from '../posts/posts.writes.js';
 import { CATEGORIES, TAGS } from '../terms/taxonomies.js';
-import { findOrCreateTermByName } from '../terms/terms.service.js';
 import { fetchCalendar, IMPORT_FETCH_LIMITS, type ResolveHost } from './ics.fetch.js';
 import { decodeUtf8 } from './ics.lines.js';
 import { IcsProblem } from './ics.problem.js';
 import { readEvents, type ImportedEvent } from './ics.read.js';
 import { scanCalendar } from './ics.scan.js';
+import { Linker } from './import.linker.js';
 import * as repo from './import.repository.js';
+import { isNewer, selectWinners, websiteOf, type Skipped } from './import.rules.js';
 
 export type ImportStatus = 'publish' | 'draft' | 'pending' | 'private';
 
@@ -43,7 +39,7 @@ export interface ImportResult {
   created: (number | string)[];
   updated: number[];
   unchanged: number[];
-  skipped: { uid: string | null; reason: string }[];
+  skipped: Skipped[];
   dry_run: boolean;
 }
 
@@ -59,138 +55,6 @@ const YIELD_EVERY = 20;
 class DryRunDone extends Error {
   constructor(readonly result: ImportResult) {
     super('dry run');
-  }
-}
-
-/** The winning copy of each (UID, RECURRENCE-ID) in the file, and what is skipped before any lookup (API.md §19.3). */
-function selectWinners(events: ImportedEvent[], skipped: ImportResult['skipped']): ImportedEvent[] {
-  const winners = new Map<string, ImportedEvent>();
-  for (const event of events) {
-    if (event.uid === null) {
-      skipped.push({ uid: null, reason: 'no UID' });
-      continue;
-    }
-    const key = `${event.uid}\n${event.recurrenceId ?? ''}`;
-    const other = winners.get(key);
-    // The higher SEQUENCE wins, then the later copy in the file.
-    if (other && other.sequence > event.sequence) skipped.push({ uid: event.uid, reason: 'duplicate' });
-    else {
-      if (other) skipped.push({ uid: other.uid, reason: 'duplicate' });
-      winners.set(key, event);
-    }
-  }
-  const kept: ImportedEvent[] = [];
-  for (const event of [...winners.values()].sort((a, b) => a.index - b.index)) {
-    // Series and their overrides wait for recurring events (issue 26, API.md §20.4).
-    if (event.recurring || event.recurrenceId !== null)
-      skipped.push({ uid: event.uid, reason: 'recurrence not supported' });
-    else if (event.title === null) skipped.push({ uid: event.uid, reason: 'no SUMMARY' });
-    else kept.push(event);
-  }
-  return kept;
-}
-
-/** Whether the file's copy replaces the stored event: a higher SEQUENCE, or the same with a later stamp. */
-function isNewer(event: ImportedEvent, target: repo.ImportTarget): boolean {
-  if (event.sequence !== target.ical_sequence) return event.sequence > target.ical_sequence;
-  return event.stamp !== null && event.stamp > target.stamp;
-}
-
-/** The event's `website`: the URL, unless it is a page of this service (then left as it is). */
-function websiteOf(event: ImportedEvent, publicUrl: string): string | undefined {
-  if (event.url === null) return '';
-  if (event.url === publicUrl || event.url.startsWith(`${publicUrl}/`)) return undefined;
-  return parseHttpUrl(event.url) ?? '';
-}
-
-/**
- * Venues, organizers and categories matched or created during one import, each looked up once
- * per value, inside the import's transaction (so two VEVENTs at one new place share one venue).
- */
-class Linker {
-  private readonly venues = new Map<string, number>();
-  private readonly organizers = new Map<string, number>();
-  private readonly categories = new Map<string, number>();
-
-  constructor(
-    private readonly state: EventsState,
-    private readonly ctx: RequestContext,
-    private readonly trx: Executor,
-    private readonly changes: ChangeSet,
-  ) {}
-
-  /**
-   * LOCATION (API.md §19.3): a venue whose exported LOCATION is the value; else one named the
-   * whole value or its text before the first comma; else a new one (that text, the rest as address).
-   */
-  async venue(location: string, geo: ImportedEvent['geo']): Promise<number | undefined> {
-    const key = location.toLowerCase();
-    const known = this.venues.get(key);
-    if (known !== undefined) return known;
-    const parts = location.split(',');
-    const prefixes = parts.map((_, i) =>
-      parts
-        .slice(0, i + 1)
-        .join(',')
-        .trim(),
-    );
-    const candidates = await repo.postIdsTitled(this.trx, 'venue', [...prefixes].reverse());
-    const rows = await findLinkedMany(this.trx, VENUE_KIND, candidates, languages(this.state, this.ctx));
-    const exported = candidates.find((id) => {
-      const row = rows.get(id);
-      return row !== undefined && locationOf(row) === location;
-    });
-    const named = exported ?? (await repo.postIdsTitled(this.trx, 'venue', [location, prefixes[0]]))[0];
-    const id = named ?? (await this.createVenue(prefixes[0], parts.slice(1).join(',').trim(), geo));
-    if (id !== undefined) this.venues.set(key, id);
-    return id;
-  }
-
-  private async createVenue(name: string, address: string, geo: ImportedEvent['geo']): Promise<number | undefined> {
-    const input = relations.inlineInput(this.ctx, VENUE_KIND, {
-      venue: name,
-      ...(address !== '' ? { address } : {}),
-      ...(geo ? { geo_lat: geo.lat, geo_lng: geo.lng } : {}),
-    });
-    if (!input) return undefined;
-    const id = await createLinked(this.state.linked, this.ctx, VENUE_KIND, input, this.trx);
-    this.changes.add('venue', id);
-    return id;
-  }
-
-  /** ORGANIZER (API.md §19.3): one with that email, else one named the CN, else a new one. */
-  async organizer(organizer: NonNullable<ImportedEvent['organizer']>): Promise<number | undefined> {
-    const key = `${organizer.email ?? ''}\n${organizer.name ?? ''}`.toLowerCase();
-    const known = this.organizers.get(key);
-    if (known !== undefined) return known;
-    let id = organizer.email !== null ? await repo.organizerIdByEmail(this.trx, organizer.email) : undefined;
-    if (id === undefined && organizer.name !== null)
-      id = (await repo.postIdsTitled(this.trx, 'organizer', [organizer.name]))[0];
-    if (id === undefined) {
-      const input = relations.inlineInput(this.ctx, ORGANIZER_KIND, {
-        organizer: organizer.name ?? organizer.email,
-        ...(organizer.email !== null ? { email: organizer.email } : {}),
-      });
-      if (input) {
-        id = await createLinked(this.state.linked, this.ctx, ORGANIZER_KIND, input, this.trx);
-        this.changes.add('organizer', id);
-      }
-    }
-    if (id !== undefined) this.organizers.set(key, id);
-    return id;
-  }
-
-  /** CATEGORIES: by name in the request language (case-insensitive), created when missing. */
-  async category(name: string): Promise<number> {
-    const key = name.toLowerCase();
-    let id = this.categories.get(key);
-    if (id === undefined) {
-      id = await findOrCreateTermByName(this.ctx, this.trx, CATEGORIES, name);
-      // Possibly new: term lists and counts must not be served from before it.
-      this.changes.add('term', id);
-      this.categories.set(key, id);
-    }
-    return id;
   }
 }
 
@@ -222,6 +86,95 @@ async function importText(deps: ImportDeps, input: ImportInput): Promise<string>
   return typeof ics === 'string' ? ics.replace(/^\uFEFF/, '') : decodeUtf8(ics ?? new Uint8Array());
 }
 
+/** One import's transaction and what every event of it shares. */
+interface ImportRun {
+  readonly state: EventsState;
+  readonly ctx: RequestContext;
+  readonly trx: Executor;
+  readonly changes: ChangeSet;
+  /** withSlugRetry's attempt (slug candidates to skip). */
+  readonly attempt: number;
+  readonly status: ImportInput['status'];
+  readonly linker: Linker;
+  /** The `categories` and `tags` options, as term ids. */
+  readonly categories: number[];
+  readonly tags: number[] | undefined;
+}
+
+type Outcome = { kind: 'created' | 'updated' | 'unchanged'; id: number } | { kind: 'skipped'; reason: string };
+
+/** The event's fields as the VEVENT gives them (API.md §19.3 mapping). */
+function mappedFields(run: ImportRun, event: ImportedEvent): EventCreateInput {
+  return {
+    title: event.title ?? '',
+    description: event.description,
+    start_date: event.start,
+    end_date: event.end,
+    timezone: event.timezone,
+    all_day: event.allDay,
+    website: websiteOf(event, run.state.config.publicUrl),
+  };
+}
+
+/** Venue, organizer and categories (matched or created), and the options' terms. */
+async function mappedRelations(run: ImportRun, event: ImportedEvent): Promise<Relations> {
+  const categories: number[] = [];
+  // One after another: two spellings of one new name must find the category the first created.
+  for (const name of event.categories) categories.push(await run.linker.category(name));
+  const venue = event.location !== null ? await run.linker.venue(event.location, event.geo) : undefined;
+  const organizer = event.organizer ? await run.linker.organizer(event.organizer) : undefined;
+  return {
+    venue: venue !== undefined ? [{ id: venue }] : [],
+    organizers: organizer !== undefined ? [{ id: organizer }] : [],
+    categories: [...categories, ...run.categories].map((id) => ({ id })),
+    ...(run.tags ? { tags: run.tags.map((id) => ({ id })) } : {}),
+  };
+}
+
+/** One winning VEVENT: created, updated, left unchanged or skipped, by the upsert rules of API.md §19.3. */
+async function importEvent(
+  run: ImportRun,
+  event: ImportedEvent,
+  target: repo.ImportTarget | undefined,
+): Promise<Outcome> {
+  const { state, ctx, trx, changes, attempt } = run;
+  const identity = { sequence: event.sequence, stamp: event.stamp };
+  if (target?.status === 'trash') return { kind: 'skipped', reason: 'trashed' };
+  if (!target && event.cancelled) return { kind: 'skipped', reason: 'cancelled' };
+  if (target && !isNewer(event, target)) return { kind: 'unchanged', id: target.id };
+  if (target) {
+    // An update replaces the mapped fields, never the status, except that CANCELLED trashes.
+    if (event.cancelled) await updateEventIn(state, ctx, trx, changes, target.id, { status: 'trash' }, {}, attempt);
+    else {
+      const rel = await mappedRelations(run, event);
+      await updateEventIn(state, ctx, trx, changes, target.id, mappedFields(run, event), rel, attempt);
+    }
+    await repo.setImportIdentity(trx, target.id, identity);
+    return { kind: 'updated', id: target.id };
+  }
+  const input = mappedFields(run, event);
+  let times;
+  try {
+    times = timesOfCreate(state, ctx, input);
+  } catch (error) {
+    if (error instanceof ApiError) return { kind: 'skipped', reason: 'invalid dates' };
+    throw error;
+  }
+  const rel = await mappedRelations(run, event);
+  const publishedAt = Math.floor(ctx.now.toSeconds());
+  const ical = { uid: event.uid ?? '', sequence: event.sequence };
+  const id = await insertEventIn(
+    state,
+    ctx,
+    trx,
+    changes,
+    { input, times, rel, status: run.status, publishedAt, ical },
+    attempt,
+  );
+  await repo.setImportIdentity(trx, id, identity);
+  return { kind: 'created', id };
+}
+
 /**
  * POST /import/ics (API.md §19.3): editors and administrators; the text is read, or the URL
  * fetched, only after that check. Every VEVENT is created, updated or left as it is in one
@@ -238,97 +191,38 @@ export async function importCalendar(deps: ImportDeps, ctx: RequestContext, inpu
     if (error instanceof IcsProblem) throw error.toApiError();
     throw error;
   }
-  const baseSkipped: ImportResult['skipped'] = [];
-  const winners = selectWinners(events, baseSkipped);
+  const skipped: Skipped[] = [];
+  const winners = selectWinners(events, skipped);
   try {
     return await withSlugRetry((attempt) =>
       ctx.write(async (trx, changes) => {
+        const run: ImportRun = {
+          state,
+          ctx,
+          trx,
+          changes,
+          attempt,
+          status: input.status,
+          linker: new Linker(state, ctx, trx, changes),
+          categories: await relations.materialiseTerms(ctx, trx, CATEGORIES, options.categories),
+          tags: options.tags ? await relations.materialiseTerms(ctx, trx, TAGS, options.tags) : undefined,
+        };
         const result: ImportResult = {
           created: [],
           updated: [],
           unchanged: [],
-          skipped: [...baseSkipped],
+          skipped: [...skipped],
           dry_run: input.dryRun,
         };
-        const linker = new Linker(state, ctx, trx, changes);
-        const optionCategories = await relations.materialiseTerms(ctx, trx, CATEGORIES, options.categories);
-        const optionTags = options.tags ? await relations.materialiseTerms(ctx, trx, TAGS, options.tags) : undefined;
         const targets = await repo.eventsByUid(trx, [...new Set(winners.map((e) => e.uid ?? ''))]);
         for (const [index, event] of winners.entries()) {
           // SQLite runs every statement synchronously: without a turn of the event loop now and then, a
           // file of thousands of events would hold up every other request (cached reads, /health) for seconds.
           if (index % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((resolve) => setImmediate(resolve));
-          const uid = event.uid ?? '';
-          const target = targets.get(uid);
-          if (target?.status === 'trash') {
-            result.skipped.push({ uid, reason: 'trashed' });
-            continue;
-          }
-          if (!target && event.cancelled) {
-            result.skipped.push({ uid, reason: 'cancelled' });
-            continue;
-          }
-          if (target && !isNewer(event, target)) {
-            result.unchanged.push(target.id);
-            continue;
-          }
-          const write: EventCreateInput = {
-            title: event.title ?? '',
-            description: event.description,
-            start_date: event.start,
-            end_date: event.end,
-            timezone: event.timezone,
-            all_day: event.allDay,
-            website: websiteOf(event, state.config.publicUrl),
-          };
-          const rel: Relations = {
-            venue: [],
-            organizers: [],
-            categories: [
-              ...(await Promise.all(event.categories.map((name) => linker.category(name)))),
-              ...optionCategories,
-            ].map((id) => ({ id })),
-            ...(optionTags ? { tags: optionTags.map((id) => ({ id })) } : {}),
-          };
-          const venue = event.location !== null ? await linker.venue(event.location, event.geo) : undefined;
-          if (venue !== undefined) rel.venue = [{ id: venue }];
-          const organizer = event.organizer ? await linker.organizer(event.organizer) : undefined;
-          if (organizer !== undefined) rel.organizers = [{ id: organizer }];
-          const identity = { sequence: event.sequence, stamp: event.stamp };
-          if (target) {
-            // An update replaces the mapped fields, never the status, except that CANCELLED trashes.
-            const update = event.cancelled ? { status: 'trash' as const } : write;
-            await updateEventIn(state, ctx, trx, changes, target.id, update, event.cancelled ? {} : rel, attempt);
-            await repo.setImportIdentity(trx, target.id, identity);
-            result.updated.push(target.id);
-            continue;
-          }
-          let times;
-          try {
-            times = timesOfCreate(state, ctx, write);
-          } catch (error) {
-            if (!(error instanceof ApiError)) throw error;
-            result.skipped.push({ uid, reason: 'invalid dates' });
-            continue;
-          }
-          const now = Math.floor(ctx.now.toSeconds());
-          const id = await insertEventIn(
-            state,
-            ctx,
-            trx,
-            changes,
-            {
-              input: write,
-              times,
-              rel,
-              status: input.status,
-              publishedAt: now,
-              ical: { uid, sequence: event.sequence },
-            },
-            attempt,
-          );
-          await repo.setImportIdentity(trx, id, identity);
-          result.created.push(input.dryRun ? uid : id);
+          const outcome = await importEvent(run, event, targets.get(event.uid ?? ''));
+          if (outcome.kind === 'skipped') result.skipped.push({ uid: event.uid, reason: outcome.reason });
+          else if (outcome.kind === 'created') result.created.push(input.dryRun ? (event.uid ?? '') : outcome.id);
+          else result[outcome.kind].push(outcome.id);
         }
         if (input.dryRun) throw new DryRunDone(result);
         return result;
