@@ -36,6 +36,8 @@ export interface Config {
   readonly icalMaxEvents: number;
   /** RECURRENCE_HORIZON_MONTHS: how far ahead a series' occurrences exist (API.md §20.1). */
   readonly recurrenceHorizonMonths: number;
+  /** IMPORT_ALLOW_PRIVATE_URLS: whether `POST /import/ics` may fetch from private addresses (API.md §19.3). */
+  readonly importAllowPrivateUrls: boolean;
 }
 
 export class ConfigError extends Error {
@@ -142,6 +144,13 @@ function onOff(env: Env, name: string): boolean {
   return value === 'on';
 }
 
+function trueFalse(env: Env, name: string): boolean {
+  const value = (env[name] || 'false').toLowerCase();
+  if (value !== 'true' && value !== 'false')
+    throw new ConfigError(name, `must be "true" or "false", got "${env[name]}"`);
+  return value === 'true';
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = positiveInt(env, 'PORT', 8080, 65535);
   const host = env.HOST || '127.0.0.1';
@@ -192,5 +201,6 @@ export function loadConfig(env: Env = process.env): Config {
     siteName: env.SITE_NAME?.trim() || new URL(origin).hostname,
     icalMaxEvents: positiveInt(env, 'ICAL_MAX_EVENTS', 2000, 100_000),
     recurrenceHorizonMonths: positiveInt(env, 'RECURRENCE_HORIZON_MONTHS', 24, 120),
+    importAllowPrivateUrls: trueFalse(env, 'IMPORT_ALLOW_PRIVATE_URLS'),
   });
 }

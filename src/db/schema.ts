@@ -113,6 +113,8 @@ export interface EventsTable {
   recurrence_id: string | null;
   /** An occurrence: the field groups it overrides (`|title|venue|`), null when it follows its series. */
   overrides: string | null;
+  /** The imported file's LAST-MODIFIED (else DTSTAMP) at the event's last import (migration 0013); null if never imported. */
+  ical_import_stamp: number | null;
 }
 
 export interface VenuesTable {

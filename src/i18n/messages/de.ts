@@ -71,4 +71,9 @@ export const de: Catalogue = {
   series_field: '{param} gehört zur Serie: Bearbeiten Sie die Serie.',
   not_a_series: 'keine wiederkehrende Serie',
   cost_free: 'Kostenlos',
+  rest_invalid_ics: 'Ungültige iCalendar-Daten: {reason}',
+  rest_import_url_forbidden:
+    'Die Import-URL muss http, https oder webcal verwenden und darf keine private Adresse nennen.',
+  rest_import_fetch_failed: 'Der Kalender konnte nicht abgerufen werden ({reason}).',
+  import_ics_or_url: 'Senden Sie entweder ics oder url, nicht beides.',
 };

@@ -72,6 +72,10 @@ export const en = {
   series_field: '{param} belongs to the series: edit the series instead.',
   not_a_series: 'not a recurring series',
   cost_free: 'Free',
+  rest_invalid_ics: 'Invalid iCalendar data: {reason}',
+  rest_import_url_forbidden: 'The import URL must use http, https or webcal and must not name a private address.',
+  rest_import_fetch_failed: 'The calendar could not be fetched ({reason}).',
+  import_ics_or_url: 'Send either ics or url, not both.',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -70,4 +70,9 @@ export const fr: Catalogue = {
   series_field: '{param} appartient à la série : modifiez la série.',
   not_a_series: "n'est pas une série récurrente",
   cost_free: 'Gratuit',
+  rest_invalid_ics: 'Données iCalendar non valides : {reason}',
+  rest_import_url_forbidden:
+    "L'URL d'import doit utiliser http, https ou webcal et ne doit pas désigner une adresse privée.",
+  rest_import_fetch_failed: "Le calendrier n'a pas pu être récupéré ({reason}).",
+  import_ics_or_url: 'Envoyez soit ics, soit url, pas les deux.',
 };

@@ -70,4 +70,9 @@ export const it: Catalogue = {
   series_field: '{param} appartiene alla serie: modifica la serie.',
   not_a_series: 'non è una serie ricorrente',
   cost_free: 'Gratuito',
+  rest_invalid_ics: 'Dati iCalendar non validi: {reason}',
+  rest_import_url_forbidden:
+    "L'URL di importazione deve usare http, https o webcal e non può indicare un indirizzo privato.",
+  rest_import_fetch_failed: 'Impossibile scaricare il calendario ({reason}).',
+  import_ics_or_url: 'Invia ics oppure url, non entrambi.',
 };

@@ -70,4 +70,8 @@ export const nl: Catalogue = {
   series_field: '{param} hoort bij de reeks: bewerk de reeks.',
   not_a_series: 'geen terugkerende reeks',
   cost_free: 'Gratis',
+  rest_invalid_ics: 'Ongeldige iCalendar-gegevens: {reason}',
+  rest_import_url_forbidden: 'De import-URL moet http, https of webcal gebruiken en mag geen privéadres aanwijzen.',
+  rest_import_fetch_failed: 'De agenda kon niet worden opgehaald ({reason}).',
+  import_ics_or_url: 'Stuur ics of url, niet allebei.',
 };

@@ -70,4 +70,9 @@ export const pl: Catalogue = {
   series_field: '{param} należy do serii: edytuj serię.',
   not_a_series: 'nie jest serią cykliczną',
   cost_free: 'Bezpłatne',
+  rest_invalid_ics: 'Nieprawidłowe dane iCalendar: {reason}',
+  rest_import_url_forbidden:
+    'Adres URL importu musi używać http, https lub webcal i nie może wskazywać adresu prywatnego.',
+  rest_import_fetch_failed: 'Nie udało się pobrać kalendarza ({reason}).',
+  import_ics_or_url: 'Wyślij ics albo url, nie oba naraz.',
 };

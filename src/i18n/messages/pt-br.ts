@@ -70,4 +70,9 @@ export const ptBr: Catalogue = {
   series_field: '{param} pertence à série: edite a série.',
   not_a_series: 'não é uma série recorrente',
   cost_free: 'Grátis',
+  rest_invalid_ics: 'Dados iCalendar inválidos: {reason}',
+  rest_import_url_forbidden:
+    'A URL de importação deve usar http, https ou webcal e não pode apontar para um endereço privado.',
+  rest_import_fetch_failed: 'Não foi possível obter o calendário ({reason}).',
+  import_ics_or_url: 'Envie ics ou url, não ambos.',
 };

@@ -70,4 +70,8 @@ export const sv: Catalogue = {
   series_field: '{param} hör till serien: redigera serien.',
   not_a_series: 'inte en återkommande serie',
   cost_free: 'Gratis',
+  rest_invalid_ics: 'Ogiltiga iCalendar-data: {reason}',
+  rest_import_url_forbidden: 'Import-URL:en måste använda http, https eller webcal och får inte ange en privat adress.',
+  rest_import_fetch_failed: 'Kalendern kunde inte hämtas ({reason}).',
+  import_ics_or_url: 'Skicka antingen ics eller url, inte båda.',
 };

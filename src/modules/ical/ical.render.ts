@@ -240,14 +240,17 @@ export function renderCalendar(
   calendar.x('X-WR-TIMEZONE', config.siteTimezone);
   const head = calendar.toString();
   if (!head.endsWith(END)) throw new Error('ical-generator: unexpected end of calendar');
+  // Each component is folded on its own: a feed's text is never split into lines whole.
   const components = [
-    ...[...spans].map(([tzid, span]) => vtimezone(tzid, span.from, span.to)),
+    ...[...spans].map(([tzid, span]) => foldLines(vtimezone(tzid, span.from, span.to))),
     ...bundles.flatMap((bundle) => {
       const series = options.series?.get(bundle.row.id);
       const vevent = (item: EventBundle, recurrence: { series?: SeriesExport; overrideOf?: EventBundle['row'] }) =>
-        veventText(
-          calendar.createEvent(eventData(ctx, item, recurrence)).toString(),
-          recurrenceLines(item.row, recurrence),
+        foldLines(
+          veventText(
+            calendar.createEvent(eventData(ctx, item, recurrence)).toString(),
+            recurrenceLines(item.row, recurrence),
+          ),
         );
       return [
         vevent(bundle, { series }),
@@ -256,5 +259,5 @@ export function renderCalendar(
     }),
   ];
   // Every line ends with CRLF, the last one too (ical-generator leaves it out).
-  return `${head.slice(0, -END.length)}${foldLines(components.join(''))}${END}\r\n`;
+  return `${head.slice(0, -END.length)}${components.join('')}${END}\r\n`;
 }
