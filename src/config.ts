@@ -34,6 +34,8 @@ export interface Config {
   readonly siteName: string;
   /** ICAL_MAX_EVENTS: the most events one iCalendar feed holds (API.md §19). */
   readonly icalMaxEvents: number;
+  /** IMPORT_ALLOW_PRIVATE_URLS: imports may reach loopback and private addresses (API.md §19.3, §24, §25.7). */
+  readonly importAllowPrivateUrls: boolean;
 }
 
 export class ConfigError extends Error {
@@ -134,6 +136,13 @@ function basePath(env: Env): string {
   return raw.replace(/\/+$/, '');
 }
 
+function trueFalse(env: Env, name: string): boolean {
+  const value = (env[name] || 'false').toLowerCase();
+  if (value !== 'true' && value !== 'false')
+    throw new ConfigError(name, `must be "true" or "false", got "${env[name]}"`);
+  return value === 'true';
+}
+
 function onOff(env: Env, name: string): boolean {
   const value = (env[name] || 'on').toLowerCase();
   if (value !== 'on' && value !== 'off') throw new ConfigError(name, `must be "on" or "off", got "${env[name]}"`);
@@ -189,5 +198,6 @@ export function loadConfig(env: Env = process.env): Config {
     metricsToken: env.METRICS_TOKEN || undefined,
     siteName: env.SITE_NAME?.trim() || new URL(origin).hostname,
     icalMaxEvents: positiveInt(env, 'ICAL_MAX_EVENTS', 2000, 100_000),
+    importAllowPrivateUrls: trueFalse(env, 'IMPORT_ALLOW_PRIVATE_URLS'),
   });
 }
