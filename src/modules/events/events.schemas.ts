@@ -82,6 +82,7 @@ export const EventSchema = Type.Object(
     custom_fields: EmptyArray,
     ical_uid: Type.String({ description: 'The iCalendar UID: stable, the same in every language (read-only)' }),
     ical_url: Type.String({ format: 'uri', description: 'The event as an iCalendar file' }),
+    password: Type.Optional(Type.String({ description: 'context=edit only: the event password (empty: none)' })),
     json_ld: Type.Optional(JsonLdSchema),
     ...TranslationsSchema,
   },
@@ -243,4 +244,8 @@ export const eventListArgs = {
   post_parent: arg.positiveInt({ description: 'Events whose parent is this event' }),
   ticketed: ticketedArg,
   password: arg.string({ description: 'Unlocks the protected fields of events with this password' }),
+  context: arg.enumOf(['view', 'edit'] as const, {
+    description:
+      'edit (editors and administrators): list events hidden from listings too, each with its password and translations',
+  }),
 };
