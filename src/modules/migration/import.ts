@@ -268,7 +268,8 @@ async function* walk(
       progress?.(++done, Math.max(total, done));
     }
   }
-  progress?.(done, Math.max(total, done));
+  // A failed page leaves the bar short of its total: end it where the items did.
+  if (done < total) progress?.(done, done);
 }
 
 /** Categories with every parent before its children (API.md §24); a parent missing from the list comes first as a root. */
