@@ -16,8 +16,12 @@ const LOCAL_KEYS = new Set([
   'parent',
 ]);
 
+/** A draft without a slug is linked by id (`?post_type=tribe_events&p=563`): the id part is local. */
+const withoutIds = (url: string) => url.replace(/([?&]p=)\d+/, '$1{id}');
+
 function comparable(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(comparable);
+  if (typeof value === 'string') return withoutIds(value);
   if (typeof value !== 'object' || value === null) return value;
   return Object.fromEntries(
     Object.entries(value)

@@ -54,7 +54,7 @@ export function fingerprint(value: unknown): string {
 export function termBody(item: Json, parent: number | undefined): Json {
   return {
     name: decoded(item.name),
-    slug: text(item.slug),
+    ...(text(item.slug) !== '' ? { slug: text(item.slug) } : {}),
     description: text(item.description),
     ...(parent !== undefined ? { parent } : {}),
   };
@@ -65,8 +65,10 @@ export const parentOf = (item: Json): number => (typeof item.parent === 'number'
 
 function postHead(item: Json, status: string): Json {
   const image = imageUrl(item.image);
+  const slug = text(item.slug);
   return {
-    slug: text(item.slug),
+    // Drafts may have no slug yet (API.md §3); the API refuses an empty one.
+    ...(slug !== '' ? { slug } : {}),
     status,
     ...publication(item),
     description: text(item.description),
