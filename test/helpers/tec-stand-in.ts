@@ -40,6 +40,8 @@ export class TecStandIn {
   readonly failures = new Map<string, number>();
   /** Basic credentials the site accepts (`login:password`); others get 401. */
   credentials = 'admin:abcd efgh ijkl mnop qrst uvwx';
+  /** Ids WordPress's `wp/v2/tribe_events` lists besides the events (posts TEC's routes answer 400 for). */
+  readonly strayWpIds: number[] = [];
   /** When set, every REST request gets this status (a security plugin blocking the API). */
   blockedWith: number | undefined;
 
@@ -183,6 +185,14 @@ export class TecStandIn {
 
   private single(response: ServerResponse, id: number, authorised: boolean): void {
     const found = this.site.events.find((entry) => entry.id === id);
+    if (this.strayWpIds.includes(id)) {
+      // TEC's answer for an id that is a post but not an event (rest-invalid-event-id, tec-api.md §13).
+      return this.send(response, 400, {
+        code: 'rest_invalid_param',
+        message: 'Invalid parameter(s): id',
+        data: { status: 400, params: { id: 'Invalid parameter.' }, details: [] },
+      });
+    }
     if (!found) {
       return this.send(response, 404, {
         code: 'rest-event-not-found',
@@ -210,11 +220,14 @@ export class TecStandIn {
     const all = this.site.events.filter((entry) => statuses.includes(String(entry.status)));
     const perPage = Number(url.searchParams.get('per_page') ?? 10);
     const page = Number(url.searchParams.get('page') ?? 1);
-    const totalPages = Math.max(1, Math.ceil(all.length / perPage));
-    const items = all.slice((page - 1) * perPage, page * perPage).map((entry) => ({
-      id: entry.id,
-      content: { rendered: entry.password ? '' : entry.description, protected: Boolean(entry.password) },
-    }));
+    const totalPages = Math.max(1, Math.ceil((all.length + this.strayWpIds.length) / perPage));
+    const items = [
+      ...all.map((entry) => ({
+        id: entry.id,
+        content: { rendered: entry.password ? '' : entry.description, protected: Boolean(entry.password) },
+      })),
+      ...this.strayWpIds.map((id) => ({ id, content: { rendered: '', protected: false } })),
+    ].slice((page - 1) * perPage, page * perPage);
     this.send(response, 200, items, { 'X-WP-Total': String(all.length), 'X-WP-TotalPages': String(totalPages) });
   }
 }

@@ -219,6 +219,14 @@ for (const dialect of await testDialects()) {
       assert.equal(await countEvents(t.api), 124);
     });
 
+    it('an id the source answers 400 for (a post that is no event) fails that item only', async () => {
+      tec.strayWpIds.push(9999);
+      const report = await importTec(t.api.app, options(tec.origin));
+      tec.strayWpIds.length = 0;
+      assert.deepEqual(report.failures, ['events #9999: HTTP 400 rest_invalid_param']);
+      assert.deepEqual(report.tallies.events, { created: 0, updated: 0, unchanged: 124, failed: 1 });
+    });
+
     it('stops before writing for a site that is not TEC, a blocked API, refused credentials or a private address', async () => {
       await assert.rejects(
         importTec(t.api.app, options(`${tec.origin}/nothing-here`, { namespace: 'other/v1' })),

@@ -317,7 +317,7 @@ async function importTerms(run: Run, source: Source, options: ImportOptions, kin
 
 /** Copy mode reads each venue and organizer with `context=edit` for its translations (API.md §18). */
 async function withTranslations(source: Source, kind: ImportKind, entry: Json): Promise<Json> {
-  if (!source.copyMode) return entry;
+  if (!source.copyMode || !source.fetch.auth) return entry;
   const response = await item(source, `${kind}/${String(entry.id)}`, { context: 'edit' }).catch((error: unknown) => {
     if (error instanceof SourceError) return undefined;
     throw error;
@@ -414,7 +414,12 @@ async function importEvents(run: Run, source: Source, options: ImportOptions, st
   const listed = new Set<number>();
   const hidden = source.copyMode ? undefined : await wpEventIds(source, statuses);
   const query: Record<string, string | number> = { start_date: '1900-01-01', end_date: '2200-12-31', status: statuses };
-  if (source.copyMode) query.context = 'edit';
+  // context=edit is for editors: without credentials a copy has the published, listed events only.
+  if (source.copyMode && options.auth) query.context = 'edit';
+  else if (source.copyMode)
+    run.warnings.push(
+      'copy mode without --auth: events hidden from listings, drafts, passwords and translations are not copied',
+    );
   for await (const entry of walk(run, source, options, 'events', query)) {
     const sourceId = sourceIdOf(entry);
     if (sourceId !== undefined) listed.add(sourceId);
