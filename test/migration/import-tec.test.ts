@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { importTec, type ImportOptions } from '../../src/modules/migration/import.js';
 import { SourceUnusable } from '../../src/modules/migration/source.js';
+import { createAppPassword, listAppPasswords } from '../../src/modules/users/users.service.js';
 import { testDialects } from '../helpers/databases.js';
 import { useTestApp, type TestApi } from '../helpers/app.js';
 import { TecStandIn, tecEvent } from '../helpers/tec-stand-in.js';
@@ -95,7 +96,18 @@ for (const dialect of await testDialects()) {
     });
 
     it('a second run writes nothing; then a changed event is updated and a new one created, never duplicated', async () => {
+      // The run's own credential is revoked at its end; one left by a run killed days ago goes too.
+      const importPasswords = async () =>
+        (await listAppPasswords(t.api.db, 'administrator-user')).filter((row) => row.name.startsWith('import:tec'));
+      assert.deepEqual(await importPasswords(), []);
+      await createAppPassword(
+        t.api.db,
+        'administrator-user',
+        'import:tec killed',
+        Math.floor(Date.now() / 1000) - 3 * 86_400,
+      );
       const again = await importTec(t.api.app, options(tec.origin));
+      assert.deepEqual(await importPasswords(), []);
       assert.deepEqual(again.failures, []);
       for (const kind of ['categories', 'tags', 'venues', 'organizers', 'events'] as const) {
         assert.equal(again.tallies[kind].created + again.tallies[kind].updated, 0, kind);

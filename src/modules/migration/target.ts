@@ -19,6 +19,9 @@ export interface Written {
   readonly slug: string;
 }
 
+const PASSWORD_PREFIX = 'import:tec';
+const STALE_AFTER_S = 86_400;
+
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -52,7 +55,12 @@ export class Target {
     const admin = await firstAdministrator(db);
     if (!admin)
       throw new Error('no administrator to import as: create one with `user:create <login> --role administrator`');
-    const name = `import:tec ${randomBytes(4).toString('hex')}`;
+    // A run killed before its end could not revoke its password: revoke those of runs over a day old.
+    for (const row of await listAppPasswords(db, admin.login)) {
+      if (row.name.startsWith(`${PASSWORD_PREFIX} `) && now - row.created_at > STALE_AFTER_S)
+        await revokeAppPassword(db, admin.login, row.id);
+    }
+    const name = `${PASSWORD_PREFIX} ${randomBytes(4).toString('hex')}`;
     const password = await createAppPassword(db, admin.login, name, now);
     const authorization = `Basic ${Buffer.from(`${admin.login}:${password}`).toString('base64')}`;
     return new Target(app, authorization, admin.login, name);
