@@ -179,6 +179,25 @@ for (const dialect of await testDialects()) {
     });
   });
 
+  describe(`import:tec when items disappear at the source [${dialect}]`, () => {
+    const t = useTestApp(dialect);
+    const tec = new TecStandIn(tecSite());
+    before(async () => {
+      await tec.start();
+      await t.api.user('administrator');
+    });
+    after(() => tec.stop());
+
+    it('an event deleted at the source is left in place and reported', async () => {
+      await importTec(t.api.app, options(tec.origin));
+      tec.site.events = tec.site.events.filter((entry) => entry.id !== 1010);
+      const report = await importTec(t.api.app, options(tec.origin));
+      assert.deepEqual(report.failures, []);
+      assert.ok(report.warnings.includes('events: 1 imported before, no longer at the source, left in place (#1010)'));
+      assert.equal((await eventBySlug(t.api, 'concert-10')).title, 'Concert 10');
+    });
+  });
+
   describe(`import:tec when the source fails [${dialect}]`, () => {
     const t = useTestApp(dialect);
     const tec = new TecStandIn(tecSite());

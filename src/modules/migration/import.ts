@@ -91,6 +91,8 @@ class Run {
   private readonly local = new Map<ImportKind, Map<number, number>>();
   private readonly done = new Map<ImportKind, Set<number>>();
   private readonly failed = new Map<ImportKind, Set<number>>();
+  /** Resources with a page that could not be read. */
+  private readonly incomplete = new Set<ImportKind>();
 
   constructor(
     private readonly source: Source,
@@ -131,7 +133,28 @@ class Run {
     this.failures.push(`${kind} #${sourceId}${slug ? ` ${slug}` : ''}: ${reason}`);
   }
 
+  /**
+   * Items imported by earlier runs that the source no longer has: left in place, reported
+   * (API.md §24). Only said when every page of the resource was read: a failed page hides items.
+   */
+  reportVanished(kind: ImportKind): void {
+    if (this.incomplete.has(kind)) return;
+    const done = this.done.get(kind) ?? new Set();
+    const gone = [...(this.records.get(kind) ?? new Map<number, ImportRecord>())]
+      .filter(([sourceId, record]) => record.localId !== null && !done.has(sourceId))
+      .map(([sourceId]) => `#${sourceId}`);
+    if (gone.length === 0) return;
+    const shown = gone.slice(0, 10).join(', ') + (gone.length > 10 ? ', …' : '');
+    this.warnings.push(`${kind}: ${gone.length} imported before, no longer at the source, left in place (${shown})`);
+  }
+
+  /** Not every item of the resource could be seen (a failed page, a missing route). */
+  markIncomplete(kind: ImportKind): void {
+    this.incomplete.add(kind);
+  }
+
   pageFailed(kind: ImportKind, page: number, reason: string): void {
+    this.markIncomplete(kind);
     this.tallies[kind].failed++;
     this.failures.push(`${kind} page ${page}: ${reason}`);
   }
@@ -416,10 +439,12 @@ async function importEvents(run: Run, source: Source, options: ImportOptions, st
   const query: Record<string, string | number> = { start_date: '1900-01-01', end_date: '2200-12-31', status: statuses };
   // context=edit is for editors: without credentials a copy has the published, listed events only.
   if (source.copyMode && options.auth) query.context = 'edit';
-  else if (source.copyMode)
+  else if (source.copyMode) {
+    run.markIncomplete('events');
     run.warnings.push(
       'copy mode without --auth: events hidden from listings, drafts, passwords and translations are not copied',
     );
+  }
   for await (const entry of walk(run, source, options, 'events', query)) {
     const sourceId = sourceIdOf(entry);
     if (sourceId !== undefined) listed.add(sourceId);
@@ -433,11 +458,13 @@ async function importEvents(run: Run, source: Source, options: ImportOptions, st
   }
   if (source.copyMode) return;
   if (!hidden) {
+    run.markIncomplete('events');
     run.warnings.push(
       'events hidden from listings could not be found: the source has no wp/v2/tribe_events route, and TEC lists never show them',
     );
     return;
   }
+  if (hidden.failures.length > 0) run.markIncomplete('events');
   for (const reason of hidden.failures) run.warnings.push(`wp/v2/tribe_events ${reason}`);
   for (const [id, { protected: isProtected }] of hidden.ids) {
     if (listed.has(id)) continue;
@@ -482,6 +509,7 @@ export async function importTec(app: FastifyInstance, options: ImportOptions): P
     await importLinked(run, source, options, 'venues', statuses);
     await importLinked(run, source, options, 'organizers', statuses);
     await importEvents(run, source, options, statuses);
+    for (const kind of KINDS) run.reportVanished(kind);
     return {
       source: source.root,
       copyMode: source.copyMode,
