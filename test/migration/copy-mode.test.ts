@@ -49,6 +49,7 @@ for (const dialect of await testDialects()) {
       await target.api.user('administrator');
       const music = await created(source.api, '/categories', { name: 'Music', description: 'All music' });
       const rock = await created(source.api, '/categories', { name: 'Rock & Roll', parent: music });
+      await source.api.patch(`/categories/${music}`, { name: 'Musique', i18n_language: 'fr' }, { as: 'administrator' });
       const tag = await created(source.api, '/tags', { name: 'outdoor' });
       const venue = await created(source.api, '/venues', {
         venue: 'Hall',
@@ -125,6 +126,14 @@ for (const dialect of await testDialects()) {
       const venue = (await target.api.get('/venues/by-slug/hall', { as: 'administrator', query: { context: 'edit' } }))
         .json;
       assert.equal(venue.translations.fr.venue, 'Salle');
+      const music = (
+        await target.api.get('/categories', { as: 'administrator', query: { slug: 'music', hide_empty: false } })
+      ).json.categories[0];
+      const musicHint = await target.api.get(`/categories/${music.id}`, {
+        as: 'administrator',
+        query: { context: 'edit' },
+      });
+      assert.equal(musicHint.json.translations.fr.name, 'Musique');
 
       const again = await importTec(target.api.app, { site: origin, auth, dryRun: false, allowPrivate: true });
       assert.deepEqual(again.tallies.events, { created: 0, updated: 0, unchanged: 7, failed: 0 });

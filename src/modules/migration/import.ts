@@ -315,7 +315,8 @@ function parentsFirst(items: Json[]): Json[] {
 async function importTerms(run: Run, source: Source, options: ImportOptions, kind: 'categories' | 'tags') {
   const items: Json[] = [];
   for await (const entry of walk(run, source, options, kind, { hide_empty: 'false' })) items.push(entry);
-  for (const entry of kind === 'categories' ? parentsFirst(items) : items) {
+  for (const listed of kind === 'categories' ? parentsFirst(items) : items) {
+    const entry = await withTranslations(source, kind, listed);
     const sourceId = sourceIdOf(entry);
     if (sourceId === undefined) continue;
     const parentId = parentOf(entry);
@@ -332,13 +333,13 @@ async function importTerms(run: Run, source: Source, options: ImportOptions, kin
       sourceId,
       slug: slugOf(entry),
       body: termBody(entry, parent),
-      languages: [],
+      languages: translationsOf(entry),
       modified: undefined,
     });
   }
 }
 
-/** Copy mode reads each venue and organizer with `context=edit` for its translations (API.md §18). */
+/** Copy mode reads each term, venue and organizer with `context=edit` for its translations (API.md §18). */
 async function withTranslations(source: Source, kind: ImportKind, entry: Json): Promise<Json> {
   if (!source.copyMode || !source.fetch.auth) return entry;
   const response = await item(source, `${kind}/${String(entry.id)}`, { context: 'edit' }).catch((error: unknown) => {
