@@ -34,7 +34,7 @@ export interface Config {
   readonly siteName: string;
   /** ICAL_MAX_EVENTS: the most events one iCalendar feed holds (API.md §19). */
   readonly icalMaxEvents: number;
-  /** IMPORT_ALLOW_PRIVATE_URLS: imports may reach loopback and private addresses (API.md §19.3, §24, §25.7). */
+  /** IMPORT_ALLOW_PRIVATE_URLS: whether `POST /import/ics` and `import:tec` may reach private addresses (API.md §19.3, §24). */
   readonly importAllowPrivateUrls: boolean;
 }
 

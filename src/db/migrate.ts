@@ -13,6 +13,7 @@ import * as credentialChanges from './migrations/0009_credential_changes_bump_ve
 import * as searchMerges from './migrations/0010_search_index_merges_by_sixteen.js';
 import * as statusBeforeTrash from './migrations/0011_status_before_trash.js';
 import * as icalIdentity from './migrations/0012_event_ical_identity.js';
+import * as importStamp from './migrations/0013_event_import_stamp.js';
 import * as importRecords from './migrations/0019_import_records.js';
 import * as feedIndexes from './migrations/0020_feed_indexes.js';
 
@@ -34,6 +35,7 @@ const STEPS: Record<string, DialectMigration> = {
   '0010_search_index_merges_by_sixteen': searchMerges,
   '0011_status_before_trash': statusBeforeTrash,
   '0012_event_ical_identity': icalIdentity,
+  '0013_event_import_stamp': importStamp,
   '0019_import_records': importRecords,
   '0020_feed_indexes': feedIndexes,
 };
