@@ -14,6 +14,8 @@ const LOCAL_KEYS = new Set([
   'term_taxonomy_id',
   'urls',
   'parent',
+  'series_id',
+  'occurrences_url',
 ]);
 
 /** A draft without a slug is linked by id (`?post_type=tribe_events&p=563`): the id part is local. */

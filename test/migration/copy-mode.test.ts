@@ -15,7 +15,7 @@ async function created(api: TestApi, path: string, body: unknown): Promise<numbe
   return res.json.id;
 }
 
-async function allEvents(api: TestApi): Promise<Record<string, unknown>[]> {
+async function allEvents(api: TestApi, expand = true): Promise<Record<string, unknown>[]> {
   const events: Record<string, unknown>[] = [];
   for (let page = 1; ; page++) {
     const res = await api.get('/events', {
@@ -27,6 +27,7 @@ async function allEvents(api: TestApi): Promise<Record<string, unknown>[]> {
         end_date: '2200-12-31',
         per_page: 50,
         page,
+        expand,
       },
     });
     assert.equal(res.status, 200, res.text);
@@ -94,6 +95,11 @@ for (const dialect of await testDialects()) {
       await created(source.api, '/events', { ...base, title: 'Draft', status: 'draft', slug: 'draft-one' });
       await created(source.api, '/events', { ...base, title: 'Private', status: 'private' });
       await created(source.api, '/events', {
+        ...base,
+        title: 'Weekly',
+        recurrence: ['RRULE:FREQ=WEEKLY;COUNT=4', 'EXDATE;TZID=Europe/Paris:20270308T190000'],
+      });
+      await created(source.api, '/events', {
         title: 'All Day',
         start_date: '2027-03-02',
         end_date: '2027-03-03',
@@ -107,12 +113,25 @@ for (const dialect of await testDialects()) {
       assert.equal(report.copyMode, true);
       assert.deepEqual(report.failures, []);
       assert.deepEqual(report.warnings, []);
-      assert.equal(report.tallies.events.created, 7);
+      // Seven events and one series, copied whole with its rules: the target expands it.
+      assert.equal(report.tallies.events.created, 8);
       assert.equal(report.tallies.venues.created, 1);
       assert.equal(report.tallies.organizers.created, 2);
       const copied = await allEvents(target.api);
-      assert.deepEqual(comparableEvents(copied), comparableEvents(await allEvents(source.api)));
-      assert.equal(copied.length, 7);
+      const original = await allEvents(source.api);
+      assert.deepEqual(comparableEvents(copied), comparableEvents(original));
+      // Seven events and the series' occurrences, expanded here from the copied rules.
+      const weekly = copied.filter((event) => event.slug === 'weekly');
+      assert.ok(weekly.length >= 3);
+      assert.equal(copied.length, 7 + weekly.length);
+      assert.equal(original.length, copied.length);
+      // The series themselves, with their rules.
+      const series = await allEvents(target.api, false);
+      assert.deepEqual(comparableEvents(series), comparableEvents(await allEvents(source.api, false)));
+      assert.deepEqual(series.find((event) => event.slug === 'weekly')?.recurrence, [
+        'RRULE:FREQ=WEEKLY;COUNT=4',
+        'EXDATE;TZID=Europe/Paris:20270308T190000',
+      ]);
       const bySlug = new Map(copied.map((event) => [event.slug, event as Record<string, never>]));
       assert.equal(bySlug.get('hidden')?.hide_from_listings, true);
       assert.equal(bySlug.get('protected')?.password, 'opensesame');
@@ -136,7 +155,7 @@ for (const dialect of await testDialects()) {
       assert.equal(musicHint.json.translations.fr.name, 'Musique');
 
       const again = await importTec(target.api.app, { site: origin, auth, dryRun: false, allowPrivate: true });
-      assert.deepEqual(again.tallies.events, { created: 0, updated: 0, unchanged: 7, failed: 0 });
+      assert.deepEqual(again.tallies.events, { created: 0, updated: 0, unchanged: 8, failed: 0 });
     });
   });
 }

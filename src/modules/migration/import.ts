@@ -196,6 +196,8 @@ async function importEvents(run: Run, source: Source, options: ImportOptions, st
   const hidden = source.copyMode ? undefined : await wpEventIds(source, statuses);
   const query: Record<string, string | number> = { start_date: '1900-01-01', end_date: '2200-12-31', status: statuses };
   // context=edit is for editors: without credentials a copy has the published, listed events only.
+  // Series are copied whole, with their rules: the target expands their occurrences (API.md §24).
+  if (source.copyMode) query.expand = 'false';
   if (source.copyMode && options.auth) query.context = 'edit';
   else if (source.copyMode) {
     run.markIncomplete('events');

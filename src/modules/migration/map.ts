@@ -155,6 +155,10 @@ export function eventBody(item: Json, status: string, links: EventLinks): Json {
     categories: links.categories,
     tags: links.tags,
     ...(typeof item.password === 'string' ? { password: item.password } : {}),
+    // A series' RRULE/RDATE/EXDATE lines (copy mode; `[]` keeps a plain event plain on updates).
+    ...(Array.isArray(item.recurrence)
+      ? { recurrence: item.recurrence.filter((line) => typeof line === 'string') }
+      : {}),
   };
 }
 
