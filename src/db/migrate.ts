@@ -15,6 +15,7 @@ import * as statusBeforeTrash from './migrations/0011_status_before_trash.js';
 import * as icalIdentity from './migrations/0012_event_ical_identity.js';
 import * as importStamp from './migrations/0013_event_import_stamp.js';
 import * as recurringEvents from './migrations/0016_recurring_events.js';
+import * as importRecords from './migrations/0019_import_records.js';
 import * as feedIndexes from './migrations/0020_feed_indexes.js';
 
 interface DialectMigration {
@@ -37,6 +38,7 @@ const STEPS: Record<string, DialectMigration> = {
   '0012_event_ical_identity': icalIdentity,
   '0013_event_import_stamp': importStamp,
   '0016_recurring_events': recurringEvents,
+  '0019_import_records': importRecords,
   '0020_feed_indexes': feedIndexes,
 };
 

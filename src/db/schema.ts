@@ -171,6 +171,17 @@ export interface SearchDocumentsTable {
   exact: Generated<number>;
 }
 
+/** What `import:tec` wrote, per source item (migration 0019). */
+export interface ImportRecordsTable {
+  source: string;
+  kind: string;
+  source_id: number;
+  /** Null while the item's first write is under way. */
+  local_id: number | null;
+  fingerprint: string;
+  imported_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   app_passwords: AppPasswordsTable;
@@ -186,6 +197,7 @@ export interface Database {
   event_terms: EventTermsTable;
   images: ImagesTable;
   search_documents: SearchDocumentsTable;
+  import_records: ImportRecordsTable;
 }
 
 export type Db = Kysely<Database>;

@@ -67,7 +67,31 @@ function listQuery(
     ['ticketed', given.has('ticketed') ? 0 : undefined],
     ['strict_dates', input.strict_dates ? 1 : undefined],
     ['expand', input.expand ? undefined : 0],
+    ['context', input.context === 'edit' ? 'edit' : undefined],
   ];
+}
+
+/** What `context=edit` adds to an event (API.md §18): its password and its text in every language. */
+async function editFields(state: EventsModule['state'], id: number) {
+  const password = await service.eventPassword(state, id);
+  const translations = await postTranslations(state.db, id, {
+    title: 'title',
+    description: 'description',
+    excerpt: 'excerpt',
+  });
+  return { password, ...translations };
+}
+
+/** A page of events as `context=edit` shows them: unblanked, with the edit fields (rendered one by one: editors' lists are rare). */
+async function editableEvents(events: EventsModule, ctx: RequestContext, ids: number[]): Promise<Buffer[][]> {
+  const { state } = events;
+  const bundles = await service.loadBundles(state, ctx, await service.findEventRows(state, ctx, ids));
+  const items: Buffer[][] = [];
+  for (const bundle of bundles) {
+    const event = presentEvent(state.config, ctx, bundle, { jsonLd: false, blanked: false });
+    items.push([Buffer.from(JSON.stringify({ ...event, ...(await editFields(state, bundle.row.id)) }))]);
+  }
+  return items;
 }
 
 export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistry, events: EventsModule): void {
@@ -84,6 +108,8 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
     responses: { 200: eventListSchema, ...errorResponses(400, 404) },
     handler: async ({ ctx, args, given }, reply) => {
       const input = args;
+      // context=edit (API.md §18): only for callers who may edit every event it can list.
+      if (input.context === 'edit') requireEditContext(callerCan(ctx.caller, 'edit_others_posts'), ctx.caller !== null);
       const page = await listEventPage(events, ctx, input);
       const pages = totalPages(page.total, input.per_page);
       const links = pageLinks(
@@ -95,7 +121,10 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
         true,
       );
       setListHeaders(reply, page.total, pages, links);
-      const rendered = await events.rendering.render(ctx, page.ids, { jsonLd: false, password: input.password });
+      const rendered =
+        input.context === 'edit'
+          ? await editableEvents(events, ctx, page.ids)
+          : await events.rendering.render(ctx, page.ids, { jsonLd: false, password: input.password });
       return sendList(reply, 'events', rendered, links, page.total, pages);
     },
   });
@@ -192,14 +221,9 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
         const bundle = await service.readEvent(state, ctx, await refFor(params), args.password);
         const event = presentEvent(state.config, ctx, bundle, { jsonLd: true, blanked: false });
         requireEditContext(canEditPost(ctx.caller, bundle.row), ctx.caller !== null);
-        return {
-          ...event,
-          ...(await postTranslations(state.db, bundle.row.id, {
-            title: 'title',
-            description: 'description',
-            excerpt: 'excerpt',
-          })),
-        };
+        const { password, ...translations } = await editFields(state, bundle.row.id);
+        const { json_ld: jsonLd, ...head } = event;
+        return { ...head, password, json_ld: jsonLd, ...translations };
       },
     });
     registerRoute(app, registry, {

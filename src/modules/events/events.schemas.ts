@@ -91,6 +91,7 @@ export const EventSchema = Type.Object(
     occurrences_url: Type.Union([Type.String({ format: 'uri' }), Type.Null()], {
       description: "The REST URL of a series' occurrences",
     }),
+    password: Type.Optional(Type.String({ description: 'context=edit only: the event password (empty: none)' })),
     json_ld: Type.Optional(JsonLdSchema),
     ...TranslationsSchema,
   },
@@ -284,4 +285,8 @@ export const eventListArgs = {
     true,
   ),
   password: arg.string({ description: 'Unlocks the protected fields of events with this password' }),
+  context: arg.enumOf(['view', 'edit'] as const, {
+    description:
+      'edit (editors and administrators): list events hidden from listings too, each with its password and translations',
+  }),
 };

@@ -96,6 +96,16 @@ export async function loadBundles(
   });
 }
 
+/** Events' full rows in the order of `ids`, in the request's languages. */
+export async function findEventRows(state: EventsState, ctx: RequestContext, ids: readonly number[]) {
+  return repo.findEvents(state.db, ids, languages(state, ctx));
+}
+
+/** An event's password (empty: none), for `context=edit` (API.md §18). */
+export async function eventPassword(state: EventsState, id: number): Promise<string> {
+  return (await posts.findPostBase(state.db, id))?.password ?? '';
+}
+
 /**
  * The base row of a read by id, reused until data changes (writes always read it afresh). Not yet
  * known, it is taken from the event's full row, read in the same round trip and handed on for

@@ -123,6 +123,7 @@ export async function buildFilter(
     password: input.password,
     categoryIds,
     tagIds,
+    ...(input.context === 'edit' ? { includeHidden: true } : {}),
     venueIds: input.venue,
     organizerIds: input.organizer,
     featured: input.featured,

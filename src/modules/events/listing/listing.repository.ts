@@ -32,6 +32,8 @@ export interface EventFilter {
   include?: number[];
   geoloc?: boolean;
   near?: { lat: number; lng: number; radiusKm: number };
+  /** Lists events hidden from listings too (`context=edit`, API.md §18, for copies of a calendar). */
+  includeHidden?: boolean;
   /** Leaves out password-protected events (iCalendar feeds, API.md §19: what any subscriber may see in full). */
   unprotected?: boolean;
   /**
@@ -133,12 +135,10 @@ const GROUP = [sql<number>`COALESCE(events.series_id, events.post_id)`.as('id'),
 
 /** The conditions on the events table alone: they use the listing indexes (migration 0004). */
 function eventConditions(db: Executor, filter: EventFilter): Expression<SqlBool>[] {
-  const conditions = [
-    visibleTo('events', filter.caller, filter.statuses),
-    filter.seriesId === undefined
-      ? events('events.hide_from_listings', '=', 0)
-      : events('events.series_id', '=', filter.seriesId),
-  ];
+  const conditions = [visibleTo('events', filter.caller, filter.statuses)];
+  // A series' occurrences list its hidden ones too (API.md §20.2), as context=edit lists do (§18).
+  if (filter.seriesId !== undefined) conditions.push(events('events.series_id', '=', filter.seriesId));
+  else if (!filter.includeHidden) conditions.push(events('events.hide_from_listings', '=', 0));
   if (filter.startMin !== undefined) conditions.push(events('events.start_key', '>=', filter.startMin));
   if (filter.startBefore !== undefined) conditions.push(events('events.start_key', '<', filter.startBefore));
   if (filter.startAfter !== undefined) conditions.push(events('events.start_key', '>', filter.startAfter));
