@@ -96,6 +96,31 @@ describe('iCalendar import pre-scan (API.md §19.3)', () => {
     );
   });
 
+  it('RRULE or RDATE make a series; RECURRENCE-ID an override; EXDATE alone neither', () => {
+    const event = (uid: string, line: string) => [
+      'BEGIN:VEVENT',
+      `UID:${uid}`,
+      'DTSTART:20270110T090000Z',
+      line,
+      'END:VEVENT',
+    ];
+    const text = calendar(
+      ...event('rule', 'RRULE:FREQ=DAILY;COUNT=2'),
+      ...event('dates', 'RDATE:20270112T090000Z,20270114T090000Z'),
+      ...event('override', 'RECURRENCE-ID:20270111T090000Z'),
+      ...event('exdate', 'EXDATE:20270111T090000Z'),
+    );
+    assert.deepEqual(
+      scanCalendar(text, 'UTC').events.map((e) => [e.uid, e.recurring, e.recurrenceId]),
+      [
+        ['rule', true, null],
+        ['dates', true, null],
+        ['override', false, '20270111T090000Z'],
+        ['exdate', false, null],
+      ],
+    );
+  });
+
   it('names the physical line of each structural problem', () => {
     const cases: [string, string, number | undefined][] = [
       ['', 'the first line is not BEGIN:VCALENDAR', 1],
