@@ -47,6 +47,11 @@ describe('iCalendar import pre-scan (API.md §19.3)', () => {
       'SUMMARY:Floating',
       'END:VEVENT',
       'BEGIN:VEVENT',
+      'UID:utc-zone',
+      'DTSTART;TZID=UTC:20270710T090000',
+      'SUMMARY:A TZID of UTC',
+      'END:VEVENT',
+      'BEGIN:VEVENT',
       'UID:lenient-date',
       'DTSTART:20270710',
       'SUMMARY:A date without VALUE=DATE',
@@ -59,6 +64,7 @@ describe('iCalendar import pre-scan (API.md §19.3)', () => {
         ['windows', 'zoned', 'America/Los_Angeles'],
         ['exchange', 'custom', null],
         ['floating', 'floating', null],
+        ['utc-zone', 'zoned', 'UTC'],
         ['lenient-date', 'date', null],
       ],
     );
@@ -70,6 +76,7 @@ describe('iCalendar import pre-scan (API.md §19.3)', () => {
         // 09:00 at UTC−4 is 13:00 UTC, 14:00 in Lisbon (summer time), the X-WR-TIMEZONE.
         ['Europe/Lisbon', '2027-07-10 14:00:00', false],
         ['Europe/Lisbon', '2027-07-10 09:00:00', false],
+        ['UTC', '2027-07-10 09:00:00', false],
         ['Europe/Lisbon', '2027-07-10 00:00:00', true],
       ],
     );

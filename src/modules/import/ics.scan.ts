@@ -166,7 +166,11 @@ function rewriteDates(line: ContentLine, zones: Zones): { line: ContentLine; kin
     return { line: { ...line, params: { ...params, VALUE: 'DATE' } }, kind: 'date', zone: null };
   if (values.every((v) => v.endsWith('Z'))) return { line: { ...line, params }, kind: 'utc', zone: null };
   const known = tzid !== undefined ? knownZone(tzid) : null;
-  if (known === 'UTC') return { line: { ...line, params: { ...params, TZID: 'UTC' } }, kind: 'utc', zone: null };
+  // TZID=UTC names a zone (API.md §19.3: the event's zone is UTC), unlike the `…Z` form.
+  if (known === 'UTC') {
+    const value = values.map((v) => (v.endsWith('Z') ? v : `${v}Z`)).join(',');
+    return { line: { ...line, params, value }, kind: 'zoned', zone: 'UTC' };
+  }
   if (known) return { line: { ...line, params: { ...params, TZID: known } }, kind: 'zoned', zone: known };
   if (tzid !== undefined && zones.vtimezones.has(tzid)) {
     if (!zones.custom.has(tzid)) zones.custom.set(tzid, customZone(zones.vtimezones.get(tzid) ?? ''));
