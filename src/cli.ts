@@ -37,7 +37,7 @@ class UsageError extends Error {
   }
 }
 
-type OptionName = 'role' | 'name' | 'events';
+type OptionName = 'role' | 'name' | 'events' | 'recurring-share';
 
 interface Input {
   readonly args: readonly string[];
@@ -152,24 +152,29 @@ const COMMANDS: Record<string, Command> = {
       (await listAppPasswords(db, login)).map((row) => `${row.id}  ${row.name}  ${isoDate(row.created_at)}`),
   },
   seed: {
-    synopsis: 'seed [--events <n>]',
-    summary: 'fill an empty calendar with realistic data (default 10000 events), with a progress bar',
+    synopsis: 'seed [--events <n>] [--recurring-share <percent>]',
+    summary:
+      'fill an empty calendar with realistic data (default 10000 events, 10 % of them recurring series), with a progress bar',
     args: [],
-    options: ['events'],
+    options: ['events', 'recurring-share'],
     writesContent: true,
     run: async ({ db, config, options }) => {
       const events = options.events === undefined ? 10_000 : positiveId(options.events);
+      const share =
+        options['recurring-share'] === undefined ? 10 : Number(options['recurring-share'].replace(/%$/, ''));
+      if (!(share >= 0 && share <= 100)) throw new UserError('--recurring-share must be a percentage from 0 to 100');
       if ((await db.selectFrom('posts').select('id').limit(1).execute()).length > 0)
         throw new UserError('seed needs an empty calendar (no events, venues or organizers yet)');
       const started = Date.now();
       const result = await seedCalendar(db, config, {
         events,
+        recurringShare: share / 100,
         onProgress: progressReporter('events'),
         onStep: stepReporter(),
       });
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
       return [
-        `Seeded ${result.events} events, ${result.venues} venues, ${result.organizers} organizers, ${result.categories} categories and ${result.tags} tags in ${seconds} s.`,
+        `Seeded ${result.events} events (${result.series} recurring series with ${result.occurrences} occurrences), ${result.venues} venues, ${result.organizers} organizers, ${result.categories} categories and ${result.tags} tags in ${seconds} s.`,
       ];
     },
   },
@@ -220,6 +225,7 @@ function parse(argv: readonly string[]): {
         role: { type: 'string' },
         name: { type: 'string' },
         events: { type: 'string' },
+        'recurring-share': { type: 'string' },
         force: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -237,7 +243,7 @@ function checkOptions(
   values: Record<string, string | boolean | undefined>,
 ): Input['options'] {
   const options: Partial<Record<OptionName, string>> = {};
-  for (const option of ['role', 'name', 'events'] as const) {
+  for (const option of ['role', 'name', 'events', 'recurring-share'] as const) {
     const value = values[option];
     if (value === undefined) continue;
     if (!command.options?.includes(option)) throw new UsageError(`${name} does not take --${option}`);

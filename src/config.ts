@@ -34,6 +34,8 @@ export interface Config {
   readonly siteName: string;
   /** ICAL_MAX_EVENTS: the most events one iCalendar feed holds (API.md §19). */
   readonly icalMaxEvents: number;
+  /** RECURRENCE_HORIZON_MONTHS: how far ahead a series' occurrences exist (API.md §20.1). */
+  readonly recurrenceHorizonMonths: number;
   /** IMPORT_ALLOW_PRIVATE_URLS: whether `POST /import/ics` may fetch from private addresses (API.md §19.3). */
   readonly importAllowPrivateUrls: boolean;
 }
@@ -198,6 +200,7 @@ export function loadConfig(env: Env = process.env): Config {
     metricsToken: env.METRICS_TOKEN || undefined,
     siteName: env.SITE_NAME?.trim() || new URL(origin).hostname,
     icalMaxEvents: positiveInt(env, 'ICAL_MAX_EVENTS', 2000, 100_000),
+    recurrenceHorizonMonths: positiveInt(env, 'RECURRENCE_HORIZON_MONTHS', 24, 120),
     importAllowPrivateUrls: trueFalse(env, 'IMPORT_ALLOW_PRIVATE_URLS'),
   });
 }

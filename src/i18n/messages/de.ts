@@ -67,6 +67,9 @@ export const de: Catalogue = {
   must_be_id_list: '{param} muss eine Liste von IDs sein.',
   must_be_list: '{param} muss eine Liste von IDs oder Slugs sein.',
   invalid_reference: '{param} muss eine ID, ein Objekt oder eine Liste davon sein.',
+  recurrence_line: 'Zeile {line}: {reason}',
+  series_field: '{param} gehört zur Serie: Bearbeiten Sie die Serie.',
+  not_a_series: 'keine wiederkehrende Serie',
   cost_free: 'Kostenlos',
   rest_invalid_ics: 'Ungültige iCalendar-Daten: {reason}',
   rest_import_url_forbidden:

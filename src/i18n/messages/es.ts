@@ -66,6 +66,9 @@ export const es: Catalogue = {
   must_be_id_list: '{param} debe ser una lista de ID.',
   must_be_list: '{param} debe ser una lista de ID o slugs.',
   invalid_reference: '{param} debe ser un ID, un objeto o una lista de ellos.',
+  recurrence_line: 'línea {line}: {reason}',
+  series_field: '{param} pertenece a la serie: edite la serie.',
+  not_a_series: 'no es una serie recurrente',
   cost_free: 'Gratis',
   rest_invalid_ics: 'Datos iCalendar no válidos: {reason}',
   rest_import_url_forbidden:

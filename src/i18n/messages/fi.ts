@@ -66,6 +66,9 @@ export const fi: Catalogue = {
   must_be_id_list: 'Parametrin {param} on oltava luettelo tunnisteita.',
   must_be_list: 'Parametrin {param} on oltava luettelo tunnisteita tai lyhytnimiä.',
   invalid_reference: 'Parametrin {param} on oltava tunniste, objekti tai luettelo niistä.',
+  recurrence_line: 'rivi {line}: {reason}',
+  series_field: '{param} kuuluu sarjalle: muokkaa sarjaa.',
+  not_a_series: 'ei toistuva sarja',
   cost_free: 'Maksuton',
   rest_invalid_ics: 'Virheellinen iCalendar-data: {reason}',
   rest_import_url_forbidden:

@@ -66,6 +66,9 @@ export const fr: Catalogue = {
   must_be_id_list: "{param} doit être une liste d'identifiants.",
   must_be_list: "{param} doit être une liste d'identifiants ou de slugs.",
   invalid_reference: '{param} doit être un identifiant, un objet ou une liste de ceux-ci.',
+  recurrence_line: 'ligne {line} : {reason}',
+  series_field: '{param} appartient à la série : modifiez la série.',
+  not_a_series: "n'est pas une série récurrente",
   cost_free: 'Gratuit',
   rest_invalid_ics: 'Données iCalendar non valides : {reason}',
   rest_import_url_forbidden:

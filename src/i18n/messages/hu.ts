@@ -66,6 +66,9 @@ export const hu: Catalogue = {
   must_be_id_list: 'A(z) {param} paraméternek azonosítók listájának kell lennie.',
   must_be_list: 'A(z) {param} paraméternek azonosítók vagy slugok listájának kell lennie.',
   invalid_reference: 'A(z) {param} paraméternek azonosítónak, objektumnak vagy ezek listájának kell lennie.',
+  recurrence_line: '{line}. sor: {reason}',
+  series_field: '{param} a sorozathoz tartozik: a sorozatot szerkessze.',
+  not_a_series: 'nem ismétlődő sorozat',
   cost_free: 'Ingyenes',
   rest_invalid_ics: 'Érvénytelen iCalendar-adat: {reason}',
   rest_import_url_forbidden:

@@ -66,6 +66,9 @@ export const it: Catalogue = {
   must_be_id_list: '{param} deve essere un elenco di ID.',
   must_be_list: '{param} deve essere un elenco di ID o slug.',
   invalid_reference: '{param} deve essere un ID, un oggetto o un elenco di questi.',
+  recurrence_line: 'riga {line}: {reason}',
+  series_field: '{param} appartiene alla serie: modifica la serie.',
+  not_a_series: 'non è una serie ricorrente',
   cost_free: 'Gratuito',
   rest_invalid_ics: 'Dati iCalendar non validi: {reason}',
   rest_import_url_forbidden:

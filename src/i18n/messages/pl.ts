@@ -66,6 +66,9 @@ export const pl: Catalogue = {
   must_be_id_list: '{param} musi być listą identyfikatorów.',
   must_be_list: '{param} musi być listą identyfikatorów lub slugów.',
   invalid_reference: '{param} musi być identyfikatorem, obiektem lub ich listą.',
+  recurrence_line: 'wiersz {line}: {reason}',
+  series_field: '{param} należy do serii: edytuj serię.',
+  not_a_series: 'nie jest serią cykliczną',
   cost_free: 'Bezpłatne',
   rest_invalid_ics: 'Nieprawidłowe dane iCalendar: {reason}',
   rest_import_url_forbidden:

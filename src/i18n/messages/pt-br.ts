@@ -66,6 +66,9 @@ export const ptBr: Catalogue = {
   must_be_id_list: '{param} deve ser uma lista de IDs.',
   must_be_list: '{param} deve ser uma lista de IDs ou slugs.',
   invalid_reference: '{param} deve ser um ID, um objeto ou uma lista deles.',
+  recurrence_line: 'linha {line}: {reason}',
+  series_field: '{param} pertence à série: edite a série.',
+  not_a_series: 'não é uma série recorrente',
   cost_free: 'Grátis',
   rest_invalid_ics: 'Dados iCalendar inválidos: {reason}',
   rest_import_url_forbidden:

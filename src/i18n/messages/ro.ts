@@ -66,6 +66,9 @@ export const ro: Catalogue = {
   must_be_id_list: '{param} trebuie să fie o listă de ID-uri.',
   must_be_list: '{param} trebuie să fie o listă de ID-uri sau slug-uri.',
   invalid_reference: '{param} trebuie să fie un ID, un obiect sau o listă a acestora.',
+  recurrence_line: 'linia {line}: {reason}',
+  series_field: '{param} aparține seriei: editați seria.',
+  not_a_series: 'nu este o serie recurentă',
   cost_free: 'Gratuit',
   rest_invalid_ics: 'Date iCalendar nevalide: {reason}',
   rest_import_url_forbidden:

@@ -10,7 +10,7 @@ import type { Query } from '../../http/urls.js';
 import type { EventsModule } from './events.module.js';
 import { presentEvent } from './events.present.js';
 import type { EventListInput } from './listing/input.js';
-import { listEventPage } from './listing/listing.js';
+import { listEventPage, listOccurrencePage } from './listing/listing.js';
 import type { EffectiveBounds } from './listing/window.js';
 import {
   eventCreateArgs,
@@ -66,6 +66,7 @@ function listQuery(
     ['ends_after', bound(bounds.ends_after)],
     ['ticketed', given.has('ticketed') ? 0 : undefined],
     ['strict_dates', input.strict_dates ? 1 : undefined],
+    ['expand', input.expand ? undefined : 0],
   ];
 }
 
@@ -100,6 +101,33 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
   });
 
   registerRoute(app, registry, {
+    methods: ['GET'],
+    path: '/events/{id}/occurrences',
+    operationId: 'listEventOccurrences',
+    args: eventListArgs,
+    summary: "List a recurring series' occurrences (no default date window)",
+    tags,
+    responses: { 200: eventListSchema, ...errorResponses(400, 403, 404) },
+    handler: async ({ ctx, args, given, params }, reply) => {
+      const input = args;
+      const seriesId = await service.readableSeries(state, ctx, Number(params.id), input.password);
+      const page = await listOccurrencePage(events, ctx, seriesId, input);
+      const pages = totalPages(page.total, input.per_page);
+      const links = pageLinks(
+        (q) => ctx.urls.rest(`events/${seriesId}/occurrences`, q),
+        listQuery(ctx, input, given, page.bounds),
+        input.page,
+        input.page < pages,
+        input.page > 1,
+        true,
+      );
+      setListHeaders(reply, page.total, pages, links);
+      const rendered = await events.rendering.render(ctx, page.ids, { jsonLd: false, password: input.password });
+      return sendList(reply, 'events', rendered, links, page.total, pages);
+    },
+  });
+
+  registerRoute(app, registry, {
     methods: ['POST'],
     path: '/events',
     operationId: 'createEvent',
@@ -118,9 +146,30 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
     },
   });
 
-  for (const path of ['/events/{id}', '/events/by-slug/{slug}']) {
-    const by = path.includes('{id}') ? 'id' : 'slug';
-    const By = by === 'id' ? 'ById' : 'BySlug';
+  // An occurrence by its series' slug and date is the same item as by its id (API.md §20).
+  const refFor = async (params: { id?: number; slug?: string; date?: string; n?: number }) =>
+    params.slug !== undefined && params.date !== undefined
+      ? { id: await service.occurrenceIdBySlug(state, params.slug, params.date, params.n) }
+      : refOf(params);
+  for (const path of [
+    '/events/{id}',
+    '/events/by-slug/{slug}',
+    '/events/by-slug/{slug}/{date}',
+    '/events/by-slug/{slug}/{date}/{n}',
+  ]) {
+    const by = path.includes('{id}')
+      ? 'id'
+      : path.includes('{n}')
+        ? 'slug, date and rank'
+        : path.includes('{date}')
+          ? 'slug and date'
+          : 'slug';
+    const By = {
+      id: 'ById',
+      slug: 'BySlug',
+      'slug and date': 'OccurrenceByDate',
+      'slug, date and rank': 'OccurrenceByDateAndRank',
+    }[by];
     registerRoute(app, registry, {
       methods: ['GET'],
       path,
@@ -131,7 +180,7 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
       responses: { 200: EventRef, ...errorResponses(400, 403, 404) },
       handler: async ({ ctx, args, params }, reply) => {
         if (args.context !== 'edit') {
-          const { id, row } = await service.checkReadable(state, ctx, refOf(params), args.password);
+          const { id, row } = await service.checkReadable(state, ctx, await refFor(params), args.password);
           const [[json]] = await events.rendering.render(
             ctx,
             [id],
@@ -140,7 +189,7 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
           );
           return reply.type('application/json; charset=utf-8').send(json);
         }
-        const bundle = await service.readEvent(state, ctx, refOf(params), args.password);
+        const bundle = await service.readEvent(state, ctx, await refFor(params), args.password);
         const event = presentEvent(state.config, ctx, bundle, { jsonLd: true, blanked: false });
         requireEditContext(canEditPost(ctx.caller, bundle.row), ctx.caller !== null);
         return {
@@ -163,7 +212,7 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
       secured: true,
       responses: { 200: EventRef, ...errorResponses(400, 401, 403, 404) },
       handler: async ({ ctx, args, params }) => {
-        const id = await service.updateEvent(state, ctx, refOf(params), args);
+        const id = await service.updateEvent(state, ctx, await refFor(params), args);
         return presentEvent(state.config, ctx, await service.loadEvent(state, ctx, id), {
           jsonLd: false,
           blanked: false,
@@ -180,7 +229,7 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
       secured: true,
       responses: { 200: EventRef, ...errorResponses(401, 403, 404, 410) },
       handler: async ({ ctx, args, params }) =>
-        presentEvent(state.config, ctx, await service.deleteEvent(state, ctx, refOf(params), args.force), {
+        presentEvent(state.config, ctx, await service.deleteEvent(state, ctx, await refFor(params), args.force), {
           jsonLd: false,
           blanked: false,
         }),

@@ -128,6 +128,7 @@ export async function buildFilter(
     featured: input.featured,
     parentId: input.post_parent,
     include: input.include,
+    collapse: input.expand ? undefined : true,
     geoloc: input.geoloc === true ? true : undefined,
     near:
       input.geoloc_lat != null && input.geoloc_lng != null
