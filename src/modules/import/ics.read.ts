@@ -12,6 +12,9 @@ export interface ImportedEvent {
   readonly index: number;
   readonly uid: string | null;
   readonly recurring: boolean;
+  /** A series' `recurrence` lines (empty for other VEVENTs). */
+  readonly recurrence: string[];
+  /** The `recurrence_id` an override's RECURRENCE-ID names. */
   readonly recurrenceId: string | null;
   readonly title: string | null;
   /** HTML: X-ALT-DESC, else DESCRIPTION as paragraphs (sanitised when stored). */
@@ -137,6 +140,7 @@ export function readEvents(calendar: ScannedCalendar): ImportedEvent[] {
       index,
       uid: scanned.uid,
       recurring: scanned.recurring,
+      recurrence: scanned.recurrence,
       recurrenceId: scanned.recurrenceId,
       title: titleOf(event.summary),
       description: descriptionOf(event),

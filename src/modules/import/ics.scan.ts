@@ -1,6 +1,7 @@
 import { DateTime } from 'luxon';
 import { contentLines, lineText, type ContentLine } from './ics.lines.js';
 import { IcsProblem } from './ics.problem.js';
+import { recurrenceIdOf, recurrenceLinesOf } from './ics.recurrence.js';
 import { customZone, ianaZone, knownZone } from './ics.zones.js';
 
 /** At most this many VEVENTs per import (API.md §19.3). */
@@ -25,6 +26,9 @@ export interface ScannedEvent {
   readonly startZone: string | null;
   /** RRULE or RDATE: a series (API.md §20.4). */
   readonly recurring: boolean;
+  /** Its RRULE, RDATE and EXDATE as a series' `recurrence` lines (API.md §20.4). */
+  readonly recurrence: string[];
+  /** The occurrence a RECURRENCE-ID names, as its `recurrence_id` (API.md §20.2). */
   readonly recurrenceId: string | null;
 }
 
@@ -235,6 +239,7 @@ export function scanCalendar(text: string, siteTimezone: string): ScannedCalenda
         kind: StartKind;
         zone: string | null;
         recurring: boolean;
+        recurrence: ContentLine[];
         recurrenceId: string | null;
       }
     | undefined;
@@ -243,7 +248,15 @@ export function scanCalendar(text: string, siteTimezone: string): ScannedCalenda
     if (line.name === 'BEGIN') depth += 1;
     if (line.name === 'END') depth -= 1;
     if (line.name === 'BEGIN' && component === 'VEVENT' && depth === 2) {
-      event = { line: line.line, uid: null, kind: 'floating', zone: null, recurring: false, recurrenceId: null };
+      event = {
+        line: line.line,
+        uid: null,
+        kind: 'floating',
+        zone: null,
+        recurring: false,
+        recurrence: [],
+        recurrenceId: null,
+      };
       output.push('BEGIN:VEVENT', `UID:import-${events.length}`);
     } else if (event && line.name === 'END' && component === 'VEVENT' && depth === 1) {
       output.push('END:VEVENT');
@@ -254,6 +267,7 @@ export function scanCalendar(text: string, siteTimezone: string): ScannedCalenda
         startKind: event.kind,
         startZone: event.zone,
         recurring: event.recurring,
+        recurrence: event.recurring ? recurrenceLinesOf(event.recurrence) : [],
         recurrenceId: event.recurrenceId,
       });
       event = undefined;
@@ -262,9 +276,11 @@ export function scanCalendar(text: string, siteTimezone: string): ScannedCalenda
       else if (ZONED_PROPERTIES.has(line.name)) {
         const rewritten = rewriteDates(line, zones);
         if (line.name === 'DTSTART') [event.kind, event.zone] = [rewritten.kind, rewritten.zone];
-        if (line.name === 'RECURRENCE-ID') event.recurrenceId = line.value.trim();
+        if (line.name === 'RECURRENCE-ID') event.recurrenceId = recurrenceIdOf(rewritten.line);
+        if (line.name === 'RDATE' || line.name === 'EXDATE') event.recurrence.push(rewritten.line);
         output.push(lineText(rewritten.line));
       } else if (READ_PROPERTIES.has(line.name)) output.push(lineText(line));
+      if (line.name === 'RRULE') event.recurrence.push(line);
       if (line.name === 'RRULE' || line.name === 'RDATE') event.recurring = true;
     }
   }

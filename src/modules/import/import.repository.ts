@@ -9,6 +9,15 @@ export interface ImportTarget {
   ical_sequence: number;
   /** The file's LAST-MODIFIED (else DTSTAMP) at the last import, else the event's modification. */
   stamp: number;
+  /** A recurring series (API.md §20). */
+  series: boolean;
+}
+
+/** An occurrence a RECURRENCE-ID names: its identity as ImportTarget's, and whether it is an override yet. */
+export interface OccurrenceTarget extends Omit<ImportTarget, 'ical_uid' | 'series'> {
+  overrides: string | null;
+  /** Its series' zone (an override's times are written in it). */
+  timezone: string;
 }
 
 const CHUNK = 500;
@@ -27,6 +36,7 @@ export async function eventsByUid(db: Executor, uids: readonly string[]): Promis
         'events.ical_sequence',
         'events.ical_import_stamp',
         'posts.modified_at',
+        'events.recurrence',
       ])
       .where('events.ical_uid', 'in', uids.slice(from, from + CHUNK))
       .execute();
@@ -38,10 +48,44 @@ export async function eventsByUid(db: Executor, uids: readonly string[]): Promis
         status: row.status,
         ical_sequence: Number(row.ical_sequence),
         stamp: Number(row.ical_import_stamp ?? row.modified_at),
+        series: row.recurrence !== null,
       });
     }
   }
   return found;
+}
+
+/** The occurrence of a series with this original start (`recurrence_id`), trashed ones too. */
+export async function occurrenceOf(
+  db: Executor,
+  seriesId: number,
+  recurrenceId: string,
+): Promise<OccurrenceTarget | undefined> {
+  const row = await db
+    .selectFrom('events')
+    .innerJoin('posts', 'posts.id', 'events.post_id')
+    .select([
+      'events.post_id as id',
+      'posts.status',
+      'events.ical_sequence',
+      'events.ical_import_stamp',
+      'posts.modified_at',
+      'events.overrides',
+      'events.timezone',
+    ])
+    .where('events.series_id', '=', seriesId)
+    .where('events.recurrence_id', '=', recurrenceId)
+    .executeTakeFirst();
+  return (
+    row && {
+      id: row.id,
+      status: row.status,
+      ical_sequence: Number(row.ical_sequence),
+      stamp: Number(row.ical_import_stamp ?? row.modified_at),
+      overrides: row.overrides,
+      timezone: row.timezone,
+    }
+  );
 }
 
 /** After an import wrote the event: the file's SEQUENCE (local ones continue from it) and its stamp. */
@@ -55,6 +99,8 @@ export async function setImportIdentity(
     .set({ ical_sequence: identity.sequence, ical_import_stamp: identity.stamp })
     .where('post_id', '=', eventId)
     .execute();
+  // A series' occurrences share its SEQUENCE (they were given the one it had before the import).
+  await db.updateTable('events').set({ ical_sequence: identity.sequence }).where('series_id', '=', eventId).execute();
 }
 
 /** Non-trashed posts of `type` whose title is one of `names` (compared lower-case), oldest first. */

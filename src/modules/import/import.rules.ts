@@ -26,18 +26,19 @@ export function selectWinners(events: ImportedEvent[], skipped: Skipped[]): Impo
     }
   }
   const kept: ImportedEvent[] = [];
-  for (const event of [...winners.values()].sort((a, b) => a.index - b.index)) {
-    // Series and their overrides wait for recurring events (issue 26, API.md §20.4).
-    if (event.recurring || event.recurrenceId !== null)
-      skipped.push({ uid: event.uid, reason: 'recurrence not supported' });
-    else if (event.title === null) skipped.push({ uid: event.uid, reason: 'no SUMMARY' });
+  // Series before overrides: an override needs its series written first (API.md §20.4).
+  const ordered = [...winners.values()].sort(
+    (a, b) => Number(a.recurrenceId !== null) - Number(b.recurrenceId !== null) || a.index - b.index,
+  );
+  for (const event of ordered) {
+    if (event.title === null) skipped.push({ uid: event.uid, reason: 'no SUMMARY' });
     else kept.push(event);
   }
   return kept;
 }
 
 /** Whether the file's copy replaces the stored event: a higher SEQUENCE, or the same with a later stamp. */
-export function isNewer(event: ImportedEvent, target: ImportTarget): boolean {
+export function isNewer(event: ImportedEvent, target: Pick<ImportTarget, 'ical_sequence' | 'stamp'>): boolean {
   if (event.sequence !== target.ical_sequence) return event.sequence > target.ical_sequence;
   return event.stamp !== null && event.stamp > target.stamp;
 }

@@ -12,8 +12,12 @@ import {
   type EventCreateInput,
   type Relations,
 } from '../events/events.service.js';
+import { fieldsOf } from '../events/series/series.materialise.js';
+import { recurrenceProblem } from '../events/series/series.service.js';
 import { withSlugRetry } from '../posts/posts.writes.js';
 import { CATEGORIES, TAGS } from '../terms/taxonomies.js';
+import { DB_FORMAT } from '../../domain/dates.js';
+import { DateTime } from 'luxon';
 import { fetchCalendar, IMPORT_FETCH_LIMITS, type ResolveHost } from './ics.fetch.js';
 import { decodeUtf8 } from './ics.lines.js';
 import { IcsProblem } from './ics.problem.js';
@@ -99,6 +103,8 @@ interface ImportRun {
   /** The `categories` and `tags` options, as term ids. */
   readonly categories: number[];
   readonly tags: number[] | undefined;
+  /** Series written or left unchanged by this import, by UID (null: the UID is no series any more). */
+  readonly series: Map<string, number | null>;
 }
 
 type Outcome = { kind: 'created' | 'updated' | 'unchanged'; id: number } | { kind: 'skipped'; reason: string };
@@ -113,7 +119,17 @@ function mappedFields(run: ImportRun, event: ImportedEvent): EventCreateInput {
     timezone: event.timezone,
     all_day: event.allDay,
     website: websiteOf(event, run.state.config.publicUrl),
+    recurrence: event.recurrence,
   };
+}
+
+/** An override's fields (API.md §20.3): the mapped ones but those of its series, its times in the series' zone. */
+function overrideFields(run: ImportRun, event: ImportedEvent, seriesZone: string): EventCreateInput {
+  const { timezone: _zone, recurrence: _lines, ...fields } = mappedFields(run, event);
+  if (event.allDay || event.timezone === seriesZone) return fields;
+  const inSeriesZone = (wall: string) =>
+    DateTime.fromFormat(wall, DB_FORMAT, { zone: event.timezone }).setZone(seriesZone).toFormat(DB_FORMAT);
+  return { ...fields, start_date: inSeriesZone(event.start), end_date: inSeriesZone(event.end) };
 }
 
 /** Venue, organizer and categories (matched or created), and the options' terms. */
@@ -142,23 +158,29 @@ async function importEvent(
   if (target?.status === 'trash') return { kind: 'skipped', reason: 'trashed' };
   if (!target && event.cancelled) return { kind: 'skipped', reason: 'cancelled' };
   if (target && !isNewer(event, target)) return { kind: 'unchanged', id: target.id };
-  if (target) {
-    // An update replaces the mapped fields, never the status, except that CANCELLED trashes.
-    if (event.cancelled) await updateEventIn(state, ctx, trx, changes, target.id, { status: 'trash' }, {}, attempt);
-    else {
-      const rel = await mappedRelations(run, event);
-      await updateEventIn(state, ctx, trx, changes, target.id, mappedFields(run, event), rel, attempt);
-    }
-    await repo.setImportIdentity(trx, target.id, identity);
-    return { kind: 'updated', id: target.id };
-  }
   const input = mappedFields(run, event);
   let times;
   try {
     times = timesOfCreate(state, ctx, input);
   } catch (error) {
-    if (error instanceof ApiError) return { kind: 'skipped', reason: 'invalid dates' };
+    if (error instanceof ApiError && !target) return { kind: 'skipped', reason: 'invalid dates' };
     throw error;
+  }
+  // A valid recurrence outside §20.1's limits is skipped with the reason (API.md §19.3).
+  const problem =
+    event.recurrence.length > 0 &&
+    !event.cancelled &&
+    recurrenceProblem(state.config, ctx.now, event.recurrence, times);
+  if (problem) return { kind: 'skipped', reason: problem.message };
+  if (target) {
+    // An update replaces the mapped fields, never the status, except that CANCELLED trashes.
+    if (event.cancelled) await updateEventIn(state, ctx, trx, changes, target.id, { status: 'trash' }, {}, attempt);
+    else {
+      const rel = await mappedRelations(run, event);
+      await updateEventIn(state, ctx, trx, changes, target.id, input, rel, attempt);
+    }
+    await repo.setImportIdentity(trx, target.id, identity);
+    return { kind: 'updated', id: target.id };
   }
   const rel = await mappedRelations(run, event);
   const publishedAt = Math.floor(ctx.now.toSeconds());
@@ -173,6 +195,43 @@ async function importEvent(
   );
   await repo.setImportIdentity(trx, id, identity);
   return { kind: 'created', id };
+}
+
+/**
+ * A VEVENT with RECURRENCE-ID (API.md §20.4): the occurrence of its series with that original start
+ * becomes an override (`created`), or is updated by the upsert rule of §19.3 once it is one;
+ * STATUS:CANCELLED trashes the occurrence, which excludes it from the series as an EXDATE would.
+ */
+async function importOverride(run: ImportRun, event: ImportedEvent, seriesId: number | undefined): Promise<Outcome> {
+  const { state, ctx, trx, changes, attempt } = run;
+  if (seriesId === undefined) return { kind: 'skipped', reason: 'no series for RECURRENCE-ID' };
+  const target = await repo.occurrenceOf(trx, seriesId, event.recurrenceId ?? '');
+  if (!target) return { kind: 'skipped', reason: event.cancelled ? 'cancelled' : 'unknown RECURRENCE-ID' };
+  // Cancelled again: it is already out of its series.
+  if (target.status === 'trash')
+    return event.cancelled ? { kind: 'unchanged', id: target.id } : { kind: 'skipped', reason: 'trashed' };
+  const isOverride = fieldsOf(target.overrides).size > 0;
+  if (isOverride && !isNewer(event, target)) return { kind: 'unchanged', id: target.id };
+  if (event.cancelled) await updateEventIn(state, ctx, trx, changes, target.id, { status: 'trash' }, {}, attempt);
+  else {
+    const rel = await mappedRelations(run, event);
+    await updateEventIn(state, ctx, trx, changes, target.id, overrideFields(run, event, target.timezone), rel, attempt);
+  }
+  await repo.setImportIdentity(trx, target.id, { sequence: event.sequence, stamp: event.stamp });
+  return { kind: isOverride || event.cancelled ? 'updated' : 'created', id: target.id };
+}
+
+/** The series a RECURRENCE-ID of this UID belongs to: as this import left it, else as stored. */
+function seriesOf(run: ImportRun, uid: string, stored: repo.ImportTarget | undefined): number | undefined {
+  const written = run.series.get(uid);
+  if (written !== undefined) return written ?? undefined;
+  return stored?.series && stored.status !== 'trash' ? stored.id : undefined;
+}
+
+/** Records what a series VEVENT's outcome makes of its UID, for the overrides that follow it. */
+function noteSeries(run: ImportRun, event: ImportedEvent, outcome: Outcome): void {
+  if (outcome.kind === 'created' || outcome.kind === 'updated')
+    run.series.set(event.uid ?? '', event.recurrence.length > 0 && !event.cancelled ? outcome.id : null);
 }
 
 /**
@@ -206,6 +265,7 @@ export async function importCalendar(deps: ImportDeps, ctx: RequestContext, inpu
           linker: new Linker(state, ctx, trx, changes),
           categories: await relations.materialiseTerms(ctx, trx, CATEGORIES, options.categories),
           tags: options.tags ? await relations.materialiseTerms(ctx, trx, TAGS, options.tags) : undefined,
+          series: new Map(),
         };
         const result: ImportResult = {
           created: [],
@@ -219,7 +279,14 @@ export async function importCalendar(deps: ImportDeps, ctx: RequestContext, inpu
           // SQLite runs every statement synchronously: without a turn of the event loop now and then, a
           // file of thousands of events would hold up every other request (cached reads, /health) for seconds.
           if (index % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((resolve) => setImmediate(resolve));
-          const outcome = await importEvent(run, event, targets.get(event.uid ?? ''));
+          const stored = targets.get(event.uid ?? '');
+          let outcome: Outcome;
+          if (event.recurrenceId !== null)
+            outcome = await importOverride(run, event, seriesOf(run, event.uid ?? '', stored));
+          else {
+            outcome = await importEvent(run, event, stored);
+            noteSeries(run, event, outcome);
+          }
           if (outcome.kind === 'skipped') result.skipped.push({ uid: event.uid, reason: outcome.reason });
           else if (outcome.kind === 'created') result.created.push(input.dryRun ? (event.uid ?? '') : outcome.id);
           else result[outcome.kind].push(outcome.id);

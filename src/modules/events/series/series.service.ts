@@ -25,24 +25,36 @@ const lineProblem = (problem: RecurrenceProblem) =>
   invalidParam('recurrence', { message: 'recurrence_line', vars: { line: problem.line, reason: problem.reason } });
 
 /**
- * Checks a series' lines against its times (API.md §20.1), on writes only: syntax and kinds per
- * line, the rule as the expander reads it, and at most MAX_UPCOMING occurrences from the later of
- * DTSTART and now up to the horizon. 400 `rest_invalid_param` naming `recurrence` with `line {n}: {reason}`.
+ * What breaks a series' lines against its times (API.md §20.1), on writes only: syntax and kinds
+ * per line, the rule as the expander reads it, and at most MAX_UPCOMING occurrences from the later
+ * of DTSTART and now up to the horizon. Undefined when none.
  */
-export function checkRecurrence(config: Config, now: DateTime, lines: readonly string[], times: SeriesTimes): void {
+export function recurrenceProblem(
+  config: Config,
+  now: DateTime,
+  lines: readonly string[],
+  times: SeriesTimes,
+): RecurrenceProblem | undefined {
   try {
     const set = parseRecurrence(lines, times.all_day);
     const from = Math.max(times.start_utc, Math.floor(now.toSeconds()));
     const upcoming = expandSeries(set, times, horizonOf(config, now).until).filter((o) => o.start >= from);
     if (upcoming.length > MAX_UPCOMING)
-      throw new RecurrenceProblem(
+      return new RecurrenceProblem(
         set.ruleLine || 1,
         `more than ${MAX_UPCOMING} occurrences up to the horizon (${config.recurrenceHorizonMonths} months)`,
       );
+    return undefined;
   } catch (error) {
-    if (error instanceof RecurrenceProblem) throw lineProblem(error);
+    if (error instanceof RecurrenceProblem) return error;
     throw error;
   }
+}
+
+/** recurrenceProblem as a 400 `rest_invalid_param` naming `recurrence` with `line {n}: {reason}`. */
+export function checkRecurrence(config: Config, now: DateTime, lines: readonly string[], times: SeriesTimes): void {
+  const problem = recurrenceProblem(config, now, lines, times);
+  if (problem) throw lineProblem(problem);
 }
 
 /** 400 naming every series-only field sent to one occurrence (API.md §20.3). */
