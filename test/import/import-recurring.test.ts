@@ -191,6 +191,29 @@ for (const dialect of await testDialects()) {
       assert.deepEqual(fromFeed.unchanged, [seriesId, occurrences[2].id]);
     });
 
+    it("an occurrence's own file (UID {recurrence_id}-{series UID}) upserts that occurrence", async () => {
+      const uid = 'own-file@example.com';
+      await imported(t.api, calendar(master({ uid })));
+      const series = await eventByUid(t.api, uid);
+      const third = (await occurrencesOf(t.api, series.id))[2];
+      const file = await t.api.get(`/ical/events/${third.id}.ics`, { raw: true });
+      assert.equal(file.status, 200);
+      assert.match(file.text, new RegExp(`UID:${third.recurrence_id}-${uid}`));
+      const before = await snapshot(t.api);
+      const same = await imported(t.api, file.text);
+      assert.deepEqual(same, { created: [], updated: [], unchanged: [third.id], skipped: [], dry_run: false });
+      assert.deepEqual(await snapshot(t.api), before);
+      const newer = file.text
+        .replace(/SEQUENCE:\d+/, 'SEQUENCE:5')
+        .replace(/SUMMARY:[^\r]*/, 'SUMMARY:Extra long session');
+      const result = await imported(t.api, newer);
+      assert.deepEqual(result.updated, [third.id]);
+      const after = await occurrencesOf(t.api, series.id);
+      assert.equal(after[2].id, third.id);
+      assert.equal(after[2].title, 'Extra long session');
+      assert.equal(after[1].title, 'Weekly class');
+    });
+
     it('a recurrence outside the limits of §20.1 is skipped with the reason, and so are overrides without a series', async () => {
       const uid = 'limits@example.com';
       const before = await snapshot(t.api);

@@ -202,7 +202,12 @@ async function importEvent(
  * becomes an override (`created`), or is updated by the upsert rule of §19.3 once it is one;
  * STATUS:CANCELLED trashes the occurrence, which excludes it from the series as an EXDATE would.
  */
-async function importOverride(run: ImportRun, event: ImportedEvent, seriesId: number | undefined): Promise<Outcome> {
+async function importOverride(
+  run: ImportRun,
+  event: ImportedEvent,
+  seriesId: number | undefined,
+  standalone = false,
+): Promise<Outcome> {
   const { state, ctx, trx, changes, attempt } = run;
   if (seriesId === undefined) return { kind: 'skipped', reason: 'no series for RECURRENCE-ID' };
   const target = await repo.occurrenceOf(trx, seriesId, event.recurrenceId ?? '');
@@ -211,14 +216,15 @@ async function importOverride(run: ImportRun, event: ImportedEvent, seriesId: nu
   if (target.status === 'trash')
     return event.cancelled ? { kind: 'unchanged', id: target.id } : { kind: 'skipped', reason: 'trashed' };
   const isOverride = fieldsOf(target.overrides).size > 0;
-  if (isOverride && !isNewer(event, target)) return { kind: 'unchanged', id: target.id };
+  // An occurrence's own file is a copy of it: only a newer one changes it.
+  if ((isOverride || standalone) && !isNewer(event, target)) return { kind: 'unchanged', id: target.id };
   if (event.cancelled) await updateEventIn(state, ctx, trx, changes, target.id, { status: 'trash' }, {}, attempt);
   else {
     const rel = await mappedRelations(run, event);
     await updateEventIn(state, ctx, trx, changes, target.id, overrideFields(run, event, target.timezone), rel, attempt);
   }
   await repo.setImportIdentity(trx, target.id, { sequence: event.sequence, stamp: event.stamp });
-  return { kind: isOverride || event.cancelled ? 'updated' : 'created', id: target.id };
+  return { kind: isOverride || standalone || event.cancelled ? 'updated' : 'created', id: target.id };
 }
 
 /** The series a RECURRENCE-ID of this UID belongs to: as this import left it, else as stored. */
@@ -226,6 +232,15 @@ function seriesOf(run: ImportRun, uid: string, stored: repo.ImportTarget | undef
   const written = run.series.get(uid);
   if (written !== undefined) return written ?? undefined;
   return stored?.series && stored.status !== 'trash' ? stored.id : undefined;
+}
+
+/** The UID of an occurrence's own file (API.md §19.2): `{recurrence_id}-{series UID}`. */
+const OCCURRENCE_UID = /^(\d{8}(?:T\d{6}Z)?)-(.+)$/;
+
+/** The series UID and `recurrence_id` a plain VEVENT names when its UID is that of an occurrence's own file. */
+function occurrenceKey(event: ImportedEvent): { uid: string; recurrenceId: string } | undefined {
+  const match = event.recurrenceId === null && !event.recurring ? OCCURRENCE_UID.exec(event.uid ?? '') : null;
+  return match ? { uid: match[2], recurrenceId: match[1] } : undefined;
 }
 
 /** Records what a series VEVENT's outcome makes of its UID, for the overrides that follow it. */
@@ -274,15 +289,20 @@ export async function importCalendar(deps: ImportDeps, ctx: RequestContext, inpu
           skipped: [...skipped],
           dry_run: input.dryRun,
         };
-        const targets = await repo.eventsByUid(trx, [...new Set(winners.map((e) => e.uid ?? ''))]);
+        const uids = winners.flatMap((e) => [e.uid ?? '', occurrenceKey(e)?.uid ?? '']);
+        const targets = await repo.eventsByUid(trx, [...new Set(uids)]);
         for (const [index, event] of winners.entries()) {
           // SQLite runs every statement synchronously: without a turn of the event loop now and then, a
           // file of thousands of events would hold up every other request (cached reads, /health) for seconds.
           if (index % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((resolve) => setImmediate(resolve));
           const stored = targets.get(event.uid ?? '');
           let outcome: Outcome;
+          const occurrence = stored ? undefined : occurrenceKey(event);
+          const ofSeries = occurrence && seriesOf(run, occurrence.uid, targets.get(occurrence.uid));
           if (event.recurrenceId !== null)
             outcome = await importOverride(run, event, seriesOf(run, event.uid ?? '', stored));
+          else if (occurrence && ofSeries !== undefined)
+            outcome = await importOverride(run, { ...event, recurrenceId: occurrence.recurrenceId }, ofSeries, true);
           else {
             outcome = await importEvent(run, event, stored);
             noteSeries(run, event, outcome);
