@@ -179,6 +179,22 @@ for (const dialect of await testDialects()) {
     });
   });
 
+  describe(`import:tec without an administrator here [${dialect}]`, () => {
+    const t = useTestApp(dialect);
+    const tec = new TecStandIn(tecSite());
+    before(() => tec.start());
+    after(() => tec.stop());
+
+    it('stops before writing: imported items belong to the first administrator', async () => {
+      await assert.rejects(importTec(t.api.app, options(tec.origin)), (error) => {
+        assert.ok(error instanceof SourceUnusable);
+        assert.match(error.message, /no administrator to import as/);
+        return true;
+      });
+      assert.equal(await countEvents(t.api), 0);
+    });
+  });
+
   describe(`import:tec when items disappear at the source [${dialect}]`, () => {
     const t = useTestApp(dialect);
     const tec = new TecStandIn(tecSite());
