@@ -251,6 +251,16 @@ for (const dialect of await testDialects()) {
       assert.equal(await countEvents(t.api), 124);
     });
 
+    it("waits as long as a 429's Retry-After asks before trying again", async () => {
+      tec.rateLimited.set('/wp-json/tribe/events/v1/tags', 1);
+      const started = Date.now();
+      const report = await importTec(t.api.app, options(tec.origin));
+      assert.deepEqual(report.failures, []);
+      // The test's own retry delays are 5 ms: the second that passed is the site's.
+      assert.ok(Date.now() - started >= 1_000);
+      assert.equal(tec.rateLimited.get('/wp-json/tribe/events/v1/tags'), 0);
+    });
+
     it('continues an interrupted run: an item created but not yet recorded is taken over, not duplicated', async () => {
       // As if the previous run stopped between the write of #1001 and its record.
       await t.api.db
