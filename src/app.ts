@@ -23,6 +23,7 @@ import { registerVenueRoutes } from './modules/venues/venues.routes.js';
 import { registerDocumentation, registerOptionsRoutes } from './plugins/documentation.js';
 import { registerRequestContext } from './plugins/request-context.js';
 import { registerCompression } from './plugins/compression.js';
+import { registerBodyEtags } from './plugins/etags.js';
 import { Cors, registerCors } from './plugins/cors.js';
 import { Metrics, registerMetrics } from './plugins/metrics.js';
 import { registerOperations } from './plugins/operations.js';
@@ -104,7 +105,7 @@ function frontHooks(limits: RateLimits, cors: Cors, metrics: Metrics): FrontHook
       if (!count && !allow) return stored;
       return { ...stored, ...(count ? limits.headers(count) : {}), ...allow };
     },
-    sent: (route, started) => metrics.observe('GET', route, 200, (performance.now() - started) / 1000),
+    sent: (route, started, status) => metrics.observe('GET', route, status, (performance.now() - started) / 1000),
   };
 }
 
@@ -123,7 +124,8 @@ const SLOW_CLIENT_TIMEOUTS = {
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
   const handle = connect(config.databaseUrl);
   const version = dataVersionOf(handle);
-  const writes = new Writes(handle.db, version);
+  const clock = options.clock ?? (() => new Date());
+  const writes = new Writes(handle.db, version, clock);
   try {
     await migrateToLatest(handle.db, handle.dialect);
     await syncSiteTimezone(handle.db, writes, config);
@@ -133,7 +135,6 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     throw error;
   }
   const keep = cacheMaker(config.acceleration);
-  const clock = options.clock ?? (() => new Date());
   const responseCache =
     config.acceleration && config.responseCache ? new ResponseCache(version, config.siteTimezone, clock) : null;
   const limits = new RateLimits(config, clock);
@@ -192,6 +193,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     reply.header('Content-Language', request.calendarContext?.lang ?? config.defaultLanguage);
     done(null, payload);
   });
+  // ETags of bodies name them uncompressed (API.md §21): before compression.
+  registerBodyEtags(app);
   // Before the response cache's own onSend hook, which keeps the bytes as compressed.
   registerCompression(app);
   if (responseCache) registerResponseCache(app, version, responseCache);

@@ -67,5 +67,13 @@ export const de: Catalogue = {
   must_be_id_list: '{param} muss eine Liste von IDs sein.',
   must_be_list: '{param} muss eine Liste von IDs oder Slugs sein.',
   invalid_reference: '{param} muss eine ID, ein Objekt oder eine Liste davon sein.',
+  rest_precondition_failed: 'Das Element wurde geändert, seit du es zuletzt gelesen hast.',
+  rest_sync_token_expired: 'Das Synchronisierungstoken ist abgelaufen; lies die vollständigen Listen erneut.',
+  rest_webhook_invalid_id: 'Der Webhook existiert nicht.',
+  rest_webhook_delivery_invalid_id: 'Die Webhook-Zustellung existiert nicht.',
+  invalid_sync_token: '{param} ist kein von diesem Dienst ausgegebenes Synchronisierungstoken.',
+  webhook_url_forbidden: '{param} muss eine http(s)-URL einer öffentlichen Adresse sein.',
+  unknown_webhook_event: '{param} enthält einen unbekannten Ereignistyp: {value}.',
+  read_only: '{param} ist schreibgeschützt.',
   cost_free: 'Kostenlos',
 };

@@ -68,6 +68,14 @@ export const en = {
   must_be_id_list: '{param} must be a list of ids.',
   must_be_list: '{param} must be a list of ids or slugs.',
   invalid_reference: '{param} must be an id, an object or a list of them.',
+  rest_precondition_failed: 'The item has changed since you last read it.',
+  rest_sync_token_expired: 'The sync token has expired; read the full lists again.',
+  rest_webhook_invalid_id: 'The webhook does not exist.',
+  rest_webhook_delivery_invalid_id: 'The webhook delivery does not exist.',
+  invalid_sync_token: '{param} is not a sync token issued by this service.',
+  webhook_url_forbidden: '{param} must be an http(s) URL of a public address.',
+  unknown_webhook_event: '{param} lists an unknown event type: {value}.',
+  read_only: '{param} is read-only.',
   cost_free: 'Free',
 } as const;
 

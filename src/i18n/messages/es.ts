@@ -66,5 +66,13 @@ export const es: Catalogue = {
   must_be_id_list: '{param} debe ser una lista de ID.',
   must_be_list: '{param} debe ser una lista de ID o slugs.',
   invalid_reference: '{param} debe ser un ID, un objeto o una lista de ellos.',
+  rest_precondition_failed: 'El elemento ha cambiado desde la última vez que lo leíste.',
+  rest_sync_token_expired: 'El token de sincronización ha caducado; vuelve a leer las listas completas.',
+  rest_webhook_invalid_id: 'El webhook no existe.',
+  rest_webhook_delivery_invalid_id: 'La entrega del webhook no existe.',
+  invalid_sync_token: '{param} no es un token de sincronización emitido por este servicio.',
+  webhook_url_forbidden: '{param} debe ser una URL http(s) de una dirección pública.',
+  unknown_webhook_event: '{param} contiene un tipo de evento desconocido: {value}.',
+  read_only: '{param} es de solo lectura.',
   cost_free: 'Gratis',
 };

@@ -66,5 +66,13 @@ export const fi: Catalogue = {
   must_be_id_list: 'Parametrin {param} on oltava luettelo tunnisteita.',
   must_be_list: 'Parametrin {param} on oltava luettelo tunnisteita tai lyhytnimiä.',
   invalid_reference: 'Parametrin {param} on oltava tunniste, objekti tai luettelo niistä.',
+  rest_precondition_failed: 'Kohde on muuttunut sen jälkeen, kun luit sen viimeksi.',
+  rest_sync_token_expired: 'Synkronointitunnus on vanhentunut; lue kaikki luettelot uudelleen.',
+  rest_webhook_invalid_id: 'Webhookia ei ole olemassa.',
+  rest_webhook_delivery_invalid_id: 'Webhook-toimitusta ei ole olemassa.',
+  invalid_sync_token: '{param} ei ole tämän palvelun antama synkronointitunnus.',
+  webhook_url_forbidden: '{param} on oltava julkisen osoitteen http(s)-URL.',
+  unknown_webhook_event: '{param} sisältää tuntemattoman tapahtumatyypin: {value}.',
+  read_only: '{param} on vain luku -tilassa.',
   cost_free: 'Maksuton',
 };

@@ -66,5 +66,13 @@ export const fr: Catalogue = {
   must_be_id_list: "{param} doit être une liste d'identifiants.",
   must_be_list: "{param} doit être une liste d'identifiants ou de slugs.",
   invalid_reference: '{param} doit être un identifiant, un objet ou une liste de ceux-ci.',
+  rest_precondition_failed: "L'élément a été modifié depuis votre dernière lecture.",
+  rest_sync_token_expired: 'Le jeton de synchronisation a expiré ; relisez les listes complètes.',
+  rest_webhook_invalid_id: "Le webhook n'existe pas.",
+  rest_webhook_delivery_invalid_id: "La livraison du webhook n'existe pas.",
+  invalid_sync_token: "{param} n'est pas un jeton de synchronisation émis par ce service.",
+  webhook_url_forbidden: "{param} doit être une URL http(s) d'une adresse publique.",
+  unknown_webhook_event: "{param} contient un type d'événement inconnu : {value}.",
+  read_only: '{param} est en lecture seule.',
   cost_free: 'Gratuit',
 };

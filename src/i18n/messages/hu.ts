@@ -66,5 +66,13 @@ export const hu: Catalogue = {
   must_be_id_list: 'A(z) {param} paraméternek azonosítók listájának kell lennie.',
   must_be_list: 'A(z) {param} paraméternek azonosítók vagy slugok listájának kell lennie.',
   invalid_reference: 'A(z) {param} paraméternek azonosítónak, objektumnak vagy ezek listájának kell lennie.',
+  rest_precondition_failed: 'Az elem megváltozott, mióta utoljára olvastad.',
+  rest_sync_token_expired: 'A szinkronizálási token lejárt; olvasd be újra a teljes listákat.',
+  rest_webhook_invalid_id: 'A webhook nem létezik.',
+  rest_webhook_delivery_invalid_id: 'A webhook-kézbesítés nem létezik.',
+  invalid_sync_token: '{param} nem e szolgáltatás által kiadott szinkronizálási token.',
+  webhook_url_forbidden: '{param} csak nyilvános cím http(s) URL-je lehet.',
+  unknown_webhook_event: '{param} ismeretlen eseménytípust tartalmaz: {value}.',
+  read_only: '{param} csak olvasható.',
   cost_free: 'Ingyenes',
 };

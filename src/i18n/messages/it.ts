@@ -66,5 +66,13 @@ export const it: Catalogue = {
   must_be_id_list: '{param} deve essere un elenco di ID.',
   must_be_list: '{param} deve essere un elenco di ID o slug.',
   invalid_reference: '{param} deve essere un ID, un oggetto o un elenco di questi.',
+  rest_precondition_failed: "L'elemento è cambiato dall'ultima volta che lo hai letto.",
+  rest_sync_token_expired: 'Il token di sincronizzazione è scaduto; rileggi gli elenchi completi.',
+  rest_webhook_invalid_id: 'Il webhook non esiste.',
+  rest_webhook_delivery_invalid_id: 'La consegna del webhook non esiste.',
+  invalid_sync_token: '{param} non è un token di sincronizzazione emesso da questo servizio.',
+  webhook_url_forbidden: '{param} deve essere un URL http(s) di un indirizzo pubblico.',
+  unknown_webhook_event: '{param} contiene un tipo di evento sconosciuto: {value}.',
+  read_only: '{param} è di sola lettura.',
   cost_free: 'Gratuito',
 };

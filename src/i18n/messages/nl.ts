@@ -66,5 +66,13 @@ export const nl: Catalogue = {
   must_be_id_list: '{param} moet een lijst van ids zijn.',
   must_be_list: '{param} moet een lijst van ids of slugs zijn.',
   invalid_reference: '{param} moet een id, een object of een lijst daarvan zijn.',
+  rest_precondition_failed: 'Het item is gewijzigd sinds je het voor het laatst hebt gelezen.',
+  rest_sync_token_expired: 'Het synchronisatietoken is verlopen; lees de volledige lijsten opnieuw.',
+  rest_webhook_invalid_id: 'De webhook bestaat niet.',
+  rest_webhook_delivery_invalid_id: 'De webhooklevering bestaat niet.',
+  invalid_sync_token: '{param} is geen synchronisatietoken van deze dienst.',
+  webhook_url_forbidden: '{param} moet een http(s)-URL van een openbaar adres zijn.',
+  unknown_webhook_event: '{param} bevat een onbekend gebeurtenistype: {value}.',
+  read_only: '{param} is alleen-lezen.',
   cost_free: 'Gratis',
 };

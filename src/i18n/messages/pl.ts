@@ -66,5 +66,13 @@ export const pl: Catalogue = {
   must_be_id_list: '{param} musi być listą identyfikatorów.',
   must_be_list: '{param} musi być listą identyfikatorów lub slugów.',
   invalid_reference: '{param} musi być identyfikatorem, obiektem lub ich listą.',
+  rest_precondition_failed: 'Element zmienił się od czasu, gdy ostatnio go odczytano.',
+  rest_sync_token_expired: 'Token synchronizacji wygasł; pobierz ponownie pełne listy.',
+  rest_webhook_invalid_id: 'Webhook nie istnieje.',
+  rest_webhook_delivery_invalid_id: 'Dostarczenie webhooka nie istnieje.',
+  invalid_sync_token: '{param} nie jest tokenem synchronizacji wydanym przez tę usługę.',
+  webhook_url_forbidden: '{param} musi być adresem URL http(s) adresu publicznego.',
+  unknown_webhook_event: '{param} zawiera nieznany typ zdarzenia: {value}.',
+  read_only: '{param} jest tylko do odczytu.',
   cost_free: 'Bezpłatne',
 };

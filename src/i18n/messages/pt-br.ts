@@ -66,5 +66,13 @@ export const ptBr: Catalogue = {
   must_be_id_list: '{param} deve ser uma lista de IDs.',
   must_be_list: '{param} deve ser uma lista de IDs ou slugs.',
   invalid_reference: '{param} deve ser um ID, um objeto ou uma lista deles.',
+  rest_precondition_failed: 'O item foi alterado desde a última vez que você o leu.',
+  rest_sync_token_expired: 'O token de sincronização expirou; leia as listas completas novamente.',
+  rest_webhook_invalid_id: 'O webhook não existe.',
+  rest_webhook_delivery_invalid_id: 'A entrega do webhook não existe.',
+  invalid_sync_token: '{param} não é um token de sincronização emitido por este serviço.',
+  webhook_url_forbidden: '{param} deve ser uma URL http(s) de um endereço público.',
+  unknown_webhook_event: '{param} contém um tipo de evento desconhecido: {value}.',
+  read_only: '{param} é somente leitura.',
   cost_free: 'Grátis',
 };

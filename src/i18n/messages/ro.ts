@@ -66,5 +66,13 @@ export const ro: Catalogue = {
   must_be_id_list: '{param} trebuie să fie o listă de ID-uri.',
   must_be_list: '{param} trebuie să fie o listă de ID-uri sau slug-uri.',
   invalid_reference: '{param} trebuie să fie un ID, un obiect sau o listă a acestora.',
+  rest_precondition_failed: 'Elementul s-a modificat de când l-ai citit ultima dată.',
+  rest_sync_token_expired: 'Tokenul de sincronizare a expirat; citește din nou listele complete.',
+  rest_webhook_invalid_id: 'Webhook-ul nu există.',
+  rest_webhook_delivery_invalid_id: 'Livrarea webhook-ului nu există.',
+  invalid_sync_token: '{param} nu este un token de sincronizare emis de acest serviciu.',
+  webhook_url_forbidden: '{param} trebuie să fie un URL http(s) al unei adrese publice.',
+  unknown_webhook_event: '{param} conține un tip de eveniment necunoscut: {value}.',
+  read_only: '{param} este doar pentru citire.',
   cost_free: 'Gratuit',
 };

@@ -66,5 +66,13 @@ export const sv: Catalogue = {
   must_be_id_list: '{param} måste vara en lista med id.',
   must_be_list: '{param} måste vara en lista med id eller slugs.',
   invalid_reference: '{param} måste vara ett id, ett objekt eller en lista av dem.',
+  rest_precondition_failed: 'Objektet har ändrats sedan du senast läste det.',
+  rest_sync_token_expired: 'Synkroniseringstoken har gått ut; läs de fullständiga listorna igen.',
+  rest_webhook_invalid_id: 'Webhooken finns inte.',
+  rest_webhook_delivery_invalid_id: 'Webhookleveransen finns inte.',
+  invalid_sync_token: '{param} är inte en synkroniseringstoken från den här tjänsten.',
+  webhook_url_forbidden: '{param} måste vara en http(s)-URL till en offentlig adress.',
+  unknown_webhook_event: '{param} innehåller en okänd händelsetyp: {value}.',
+  read_only: '{param} är skrivskyddad.',
   cost_free: 'Gratis',
 };

@@ -1,3 +1,5 @@
+import { requireCurrent } from '../../http/conditional.js';
+import { eventValidator } from '../sync/validators.js';
 import type { DateTime } from 'luxon';
 import { callerCan } from '../../auth/caller.js';
 import type { ChangeSet } from '../../changes/change-set.js';
@@ -406,6 +408,7 @@ export async function createEvent(state: EventsState, ctx: RequestContext, input
               ical_sequence: 0,
               created_at: now,
             });
+            changes.created('event', id);
             await writeRelations(state, ctx, trx, id, rel);
             await repo.refreshSearchDocument(trx, id);
             return { id };
@@ -460,6 +463,8 @@ export async function updateEvent(
     ctx.write(async (trx, changeSet) => {
       const current = requireEvent(await posts.lockPostBase(trx, post.id), post.id);
       if (!canEditPost(ctx.caller, current)) throw forbidden(ctx.caller !== null);
+      await requireCurrent(ctx.conditions, () => eventValidator(trx, state.config, ctx.caller, post.id, 'view'));
+      changeSet.updated('event', post.id, current);
       const times = await timesAfter(state, ctx, trx, post.id, input);
       const { changes, status, translated, inOriginal } = planPostUpdate(ctx, current, input);
       if (input.password !== undefined) changes.password = input.password;
@@ -511,8 +516,10 @@ export async function deleteEvent(
   if (force) {
     const last = await loadEvent(state, ctx, post.id);
     await ctx.write(async (trx, changes) => {
+      await requireCurrent(ctx.conditions, () => eventValidator(trx, state.config, ctx.caller, post.id, 'view'));
       const before = await repo.countState(trx, post.id, dialectOfExecutor(trx) === 'postgres');
       await posts.deletePost(trx, post.id);
+      changes.deleted('event', post.id, post);
       const deltas = countDeltas(before, { published: false, termIds: [] });
       await termsRepo.adjustTermCounts(trx, deltas);
       recordChange(changes, post.id, deltas);
@@ -523,6 +530,8 @@ export async function deleteEvent(
     // Of two concurrent deletes, the second finds the event trashed (410); a concurrent rename is kept.
     const current = requireEvent(await posts.lockPostBase(trx, post.id), post.id);
     if (current.status === 'trash') throw new ApiError('event-is-in-trash');
+    await requireCurrent(ctx.conditions, () => eventValidator(trx, state.config, ctx.caller, post.id, 'view'));
+    changes.updated('event', post.id, current);
     return withCounts(trx, changes, post.id, async () => {
       await posts.updatePost(trx, post.id, {
         status: 'trash',

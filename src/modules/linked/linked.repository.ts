@@ -245,8 +245,25 @@ export async function updateDetails(
 }
 
 /** Trashing or deleting a venue or organizer removes it from every event (API.md §13). */
-export async function unlinkFromEvents(db: Executor, kind: LinkedKind, postId: number): Promise<void> {
+/**
+ * Removes the item's links from events, which are modified by it (API.md §21: their
+ * `modified_utc` moves). Returns the events' ids.
+ */
+export async function unlinkFromEvents(
+  db: Executor,
+  kind: LinkedKind,
+  postId: number,
+  modifiedAt: number,
+): Promise<number[]> {
+  const linked =
+    kind.type === 'venue'
+      ? await db.selectFrom('events').select('post_id as id').where('venue_id', '=', postId).execute()
+      : await db.selectFrom('event_organizers').select('event_id as id').where('organizer_id', '=', postId).execute();
+  const ids = [...new Set(linked.map((row) => row.id))];
+  if (ids.length === 0) return ids;
   if (kind.type === 'venue')
     await db.updateTable('events').set({ venue_id: null }).where('venue_id', '=', postId).execute();
   else await db.deleteFrom('event_organizers').where('organizer_id', '=', postId).execute();
+  await db.updateTable('posts').set({ modified_at: modifiedAt }).where('id', 'in', ids).execute();
+  return ids;
 }

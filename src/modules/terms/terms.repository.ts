@@ -303,9 +303,12 @@ export async function upsertTermTranslation(
 }
 
 /** Deletes a term; its children move up to its parent (WordPress's rule). Event links cascade. */
-export async function deleteTerm(db: Executor, id: number, parentId: number): Promise<void> {
+/** Deletes a term; its children move to its parent. Returns the children's ids. */
+export async function deleteTerm(db: Executor, id: number, parentId: number): Promise<number[]> {
+  const children = await db.selectFrom('terms').select('id').where('parent_id', '=', id).execute();
   await db.updateTable('terms').set({ parent_id: parentId }).where('parent_id', '=', id).execute();
   await db.deleteFrom('terms').where('id', '=', id).execute();
+  return children.map((child) => child.id);
 }
 
 /** Ancestor chain of a term, nearest first (id, slug), by walking parent links. */
