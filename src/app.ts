@@ -19,6 +19,7 @@ import { registerIcalRoutes } from './modules/ical/ical.routes.js';
 import { registerPageRoutes } from './modules/pages/pages.routes.js';
 import { registerOrganizerRoutes } from './modules/organizers/organizers.routes.js';
 import { registerTermRoutes } from './modules/terms/terms.routes.js';
+import { registerChangesRoute, schedulePurge } from './modules/sync/changes.routes.js';
 import { registerVenueRoutes } from './modules/venues/venues.routes.js';
 import { registerDocumentation, registerOptionsRoutes } from './plugins/documentation.js';
 import { registerRequestContext } from './plugins/request-context.js';
@@ -205,6 +206,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   registerVenueRoutes(app, registry, linked);
   registerOrganizerRoutes(app, registry, linked);
   registerTermRoutes(app, registry, terms);
+  registerChangesRoute(app, registry, { db: handle.db, config, clock });
+  schedulePurge(app, { db: handle.db, config, clock });
   registerOptionsRoutes(app, registry);
   const ical = createIcalModule(events, keep);
   registerIcalRoutes(app, ical);

@@ -34,6 +34,12 @@ export interface Config {
   readonly siteName: string;
   /** ICAL_MAX_EVENTS: the most events one iCalendar feed holds (API.md §19). */
   readonly icalMaxEvents: number;
+  /** CHANGES_RETENTION_DAYS: how long change-feed tokens stay valid and changes are kept (API.md §21.1). */
+  readonly changesRetentionDays: number;
+  /** WEBHOOK_ALLOW_PRIVATE_URLS: webhooks may target loopback, private and other non-public addresses (API.md §22). */
+  readonly webhookAllowPrivateUrls: boolean;
+  /** WEBHOOK_WORKER=off: this process delivers no webhooks (another process sharing the database does). */
+  readonly webhookWorker: boolean;
 }
 
 export class ConfigError extends Error {
@@ -140,6 +146,12 @@ function onOff(env: Env, name: string): boolean {
   return value === 'on';
 }
 
+function trueFalse(env: Env, name: string): boolean {
+  const value = (env[name] || 'false').toLowerCase();
+  if (value !== 'true' && value !== 'false') throw new ConfigError(name, `must be "true" or "false", got "${env[name]}"`);
+  return value === 'true';
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = positiveInt(env, 'PORT', 8080, 65535);
   const host = env.HOST || '127.0.0.1';
@@ -189,5 +201,8 @@ export function loadConfig(env: Env = process.env): Config {
     metricsToken: env.METRICS_TOKEN || undefined,
     siteName: env.SITE_NAME?.trim() || new URL(origin).hostname,
     icalMaxEvents: positiveInt(env, 'ICAL_MAX_EVENTS', 2000, 100_000),
+    changesRetentionDays: positiveInt(env, 'CHANGES_RETENTION_DAYS', 30, 3650),
+    webhookAllowPrivateUrls: trueFalse(env, 'WEBHOOK_ALLOW_PRIVATE_URLS'),
+    webhookWorker: onOff(env, 'WEBHOOK_WORKER'),
   });
 }
