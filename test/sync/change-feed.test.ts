@@ -178,7 +178,7 @@ for (const dialect of await testDialects()) {
       ];
       for (const [method, path, body, as, status, headers] of attempts) {
         const res = await t.api.request(method, path, body, { as, headers });
-        assert.equal(res.status, status, `${method} ${path} as ${String(as)}: ${res.text}`);
+        assert.equal(res.status, status, `${method} ${path} as ${typeof as === 'string' ? as : 'custom'}: ${res.text}`);
       }
       assert.deepEqual(await since(), []);
     });
