@@ -148,7 +148,8 @@ function onOff(env: Env, name: string): boolean {
 
 function trueFalse(env: Env, name: string): boolean {
   const value = (env[name] || 'false').toLowerCase();
-  if (value !== 'true' && value !== 'false') throw new ConfigError(name, `must be "true" or "false", got "${env[name]}"`);
+  if (value !== 'true' && value !== 'false')
+    throw new ConfigError(name, `must be "true" or "false", got "${env[name]}"`);
   return value === 'true';
 }
 

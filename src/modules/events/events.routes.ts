@@ -70,6 +70,10 @@ function listQuery(
     ['ends_after', bound(bounds.ends_after)],
     ['ticketed', given.has('ticketed') ? 0 : undefined],
     ['strict_dates', input.strict_dates ? 1 : undefined],
+    ['modified_after', bound(input.modified_after)],
+    ['modified_before', bound(input.modified_before)],
+    ['orderby', input.orderby],
+    ['order', input.orderby !== undefined ? input.order : undefined],
   ];
 }
 

@@ -97,6 +97,9 @@ export interface LinkedFilter {
   eventId?: number;
   hasEvents?: boolean;
   upcomingSince?: number;
+  /** Last modified at or after / before these instants (API.md §21). */
+  modifiedMin?: number;
+  modifiedBefore?: number;
 }
 
 /** Events linked to the venue or organizer of the outer query's `posts` row. */
@@ -150,6 +153,8 @@ function filtered(db: Executor, kind: LinkedKind, filter: LinkedFilter, language
       eb.exists(linkedEvents(kind, eb).select('lp.id').where('lp.status', 'not in', ['draft', 'pending']));
     query = filter.hasEvents ? query.where(countedEvents) : query.where((eb) => eb.not(countedEvents(eb)));
   }
+  if (filter.modifiedMin !== undefined) query = query.where('posts.modified_at', '>=', filter.modifiedMin);
+  if (filter.modifiedBefore !== undefined) query = query.where('posts.modified_at', '<', filter.modifiedBefore);
   if (filter.upcomingSince !== undefined) {
     const since = filter.upcomingSince;
     query = query.where((eb) =>

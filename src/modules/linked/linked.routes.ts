@@ -22,6 +22,7 @@ import { postRefOf as refOf } from '../posts/posts.ref.js';
 import * as service from './linked.service.js';
 import type { LinkedModule } from './linked.module.js';
 import { languages } from './linked.service.js';
+import { formatDb } from '../../domain/dates.js';
 import { answeredNotModified, setValidatorHeaders } from '../../http/conditional.js';
 import { cachedValidator, postValidator } from '../sync/validators.js';
 import type { FastifyReply } from 'fastify';
@@ -49,6 +50,8 @@ function listQuery(request: ApiRequest<LinkedListArgs>, input: service.LinkedLis
     ['has_events', input.has_events === undefined ? undefined : input.has_events ? 1 : 0],
     ['only_with_upcoming', given.has('only_with_upcoming') ? (input.only_with_upcoming ? 1 : 0) : undefined],
     ['status', status],
+    ['modified_after', input.modified_after && formatDb(input.modified_after)],
+    ['modified_before', input.modified_before && formatDb(input.modified_before)],
   ];
 }
 

@@ -96,6 +96,8 @@ export async function listLinked(
     eventId: input.event,
     hasEvents: input.has_events,
     upcomingSince: input.only_with_upcoming ? seconds(ctx) : undefined,
+    modifiedMin: input.modified_after && Math.floor(input.modified_after.toSeconds()),
+    modifiedBefore: input.modified_before && Math.floor(input.modified_before.toSeconds()),
   };
   const total = await countOnce(linked, ctx, kind, filter);
   const offset = (input.page - 1) * input.per_page;

@@ -40,7 +40,9 @@ function encode(token: Token): string {
 /** The token in `since`; malformed is a 400 (before the permission check, as every bad input). */
 export function parseSince(raw: string | undefined): Token | undefined {
   if (raw === undefined) return undefined;
-  const match = /^[A-Za-z0-9_-]{1,200}$/.test(raw) ? TOKEN.exec(Buffer.from(raw, 'base64url').toString('latin1')) : null;
+  const match = /^[A-Za-z0-9_-]{1,200}$/.test(raw)
+    ? TOKEN.exec(Buffer.from(raw, 'base64url').toString('latin1'))
+    : null;
   if (!match) throw invalidParam('since', { message: 'invalid_sync_token', vars: { param: 'since' } });
   return { epoch: match[1], position: Number(match[2]), issuedAt: Number(match[3]) };
 }

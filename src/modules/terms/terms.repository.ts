@@ -32,6 +32,9 @@ export interface TermFilter {
   parent?: number;
   eventId?: number;
   hideEmpty: boolean;
+  /** Last changed (their own changes, not counts) at or after / before these instants (API.md §21). */
+  modifiedMin?: number;
+  modifiedBefore?: number;
 }
 
 export interface TermOrder {
@@ -78,6 +81,8 @@ function applyFilter(query: TermQuery, filter: TermFilter, languages: TermLangua
   if (filter.include) q = q.where('terms.id', 'in', filter.include);
   if (filter.exclude && filter.exclude.length > 0) q = q.where('terms.id', 'not in', filter.exclude);
   if (filter.parent !== undefined) q = q.where('terms.parent_id', '=', filter.parent);
+  if (filter.modifiedMin !== undefined) q = q.where('terms.modified_at', '>=', filter.modifiedMin);
+  if (filter.modifiedBefore !== undefined) q = q.where('terms.modified_at', '<', filter.modifiedBefore);
   if (filter.eventId !== undefined) {
     const eventId = filter.eventId;
     q = q.where((eb) =>
@@ -258,7 +263,7 @@ export interface NewTerm {
 export async function insertTerm(db: Executor, term: NewTerm): Promise<number> {
   const row = await db
     .insertInto('terms')
-    .values({ ...term, count: 0 })
+    .values({ ...term, count: 0, modified_at: term.created_at })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;

@@ -22,6 +22,7 @@ import { termTranslations, requireEditContext } from '../posts/posts.translation
 import type { TermsModule } from './terms.module.js';
 import * as service from './terms.service.js';
 import { CATEGORIES, TAGS, type Taxonomy } from './taxonomies.js';
+import { formatDb } from '../../domain/dates.js';
 import { answeredNotModified, setValidatorHeaders } from '../../http/conditional.js';
 import { cachedValidator, termValidator } from '../sync/validators.js';
 import type { FastifyReply } from 'fastify';
@@ -40,6 +41,8 @@ const LINK_ORDER = [
   'hide_empty',
   'orderby',
   'order',
+  'modified_after',
+  'modified_before',
 ];
 
 const TermRef = Type.Ref(TermSchema);
@@ -93,7 +96,11 @@ function registerTaxonomy(
       const input = request.args;
       const page = await service.listTerms(terms, ctx, taxonomy, input);
       const pages = totalPages(page.total, input.per_page);
-      const filters = givenQuery(LINK_ORDER, given, input);
+      const filters = givenQuery(LINK_ORDER, given, {
+        ...input,
+        modified_after: input.modified_after && formatDb(input.modified_after),
+        modified_before: input.modified_before && formatDb(input.modified_before),
+      });
       const links = pageLinks(
         (q) => ctx.urls.rest(`${taxonomy.path}/`, q),
         filters,

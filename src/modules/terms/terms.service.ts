@@ -100,6 +100,8 @@ export async function listTerms(
     exclude,
     parent: input.parent,
     eventId: input.event ?? input.post,
+    modifiedMin: input.modified_after && Math.floor(input.modified_after.toSeconds()),
+    modifiedBefore: input.modified_before && Math.floor(input.modified_before.toSeconds()),
   };
   const order: repo.TermOrder = { orderby: input.orderby, direction: input.order, include };
   const langs = languages(terms, ctx);
