@@ -20,6 +20,11 @@ import { registerPageRoutes } from './modules/pages/pages.routes.js';
 import { registerOrganizerRoutes } from './modules/organizers/organizers.routes.js';
 import { registerTermRoutes } from './modules/terms/terms.routes.js';
 import { registerChangesRoute, schedulePurge } from './modules/sync/changes.routes.js';
+import { systemResolver, type HostResolver } from './modules/webhooks/webhooks.addresses.js';
+import { enqueueDeliveries } from './modules/webhooks/webhooks.outbox.js';
+import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.js';
+import type { WebhooksModule } from './modules/webhooks/webhooks.service.js';
+import { DeliveryWorker } from './modules/webhooks/webhooks.worker.js';
 import { registerVenueRoutes } from './modules/venues/venues.routes.js';
 import { registerDocumentation, registerOptionsRoutes } from './plugins/documentation.js';
 import { registerRequestContext } from './plugins/request-context.js';
@@ -46,6 +51,8 @@ import type { CredentialRow } from './modules/users/users.repository.js';
 export interface AppOptions {
   /** The clock every "now" comes from; tests inject a fixed one. */
   readonly clock?: () => Date;
+  /** How webhook target host names are resolved; tests inject addresses without DNS. */
+  readonly resolveHost?: HostResolver;
   /** Pino logger options, or false to silence logging. */
   readonly logger?: boolean | { level: string };
 }
@@ -54,6 +61,8 @@ export interface AppOptions {
 export interface AppState extends ContextSource {
   readonly dialect: Dialect;
   readonly events: EventsModule;
+  /** Delivers this process's share of webhook deliveries (API.md §22). */
+  readonly webhookWorker: DeliveryWorker;
 }
 
 declare module 'fastify' {
@@ -177,7 +186,38 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     offThread: handle.offThread,
     onError: (error) => app.log.error({ err: error }, 'event search candidates could not be read'),
   });
-  const state: AppState = { config, db: handle.db, dialect: handle.dialect, clock, version, writes, events };
+  const webhooks: WebhooksModule = {
+    db: handle.db,
+    config,
+    clock,
+    resolve: options.resolveHost ?? systemResolver,
+    log: (error, message) => app.log.error({ err: error }, message),
+    wake: () => {
+      if (config.webhookWorker) webhookWorker.wake();
+    },
+  };
+  const webhookWorker = new DeliveryWorker(webhooks);
+  // The outbox: deliveries are written in the transaction of the change they report.
+  writes.onCommitting(async (trx, logged) => {
+    await enqueueDeliveries(trx, config, logged);
+  });
+  writes.onCommitted((_changes, logged) => {
+    if (logged.length > 0) webhooks.wake();
+  });
+  if (config.webhookWorker) {
+    app.addHook('onReady', async () => webhookWorker.start());
+    app.addHook('onClose', async () => webhookWorker.stop());
+  }
+  const state: AppState = {
+    config,
+    db: handle.db,
+    dialect: handle.dialect,
+    clock,
+    version,
+    writes,
+    events,
+    webhookWorker,
+  };
   app.decorate('calendar', state);
   app.addHook('onClose', async () => handle.close());
   // Fastify's own validation is off: parseArgs implements the contract's rules (API.md §5, §6).
@@ -207,6 +247,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   registerOrganizerRoutes(app, registry, linked);
   registerTermRoutes(app, registry, terms);
   registerChangesRoute(app, registry, { db: handle.db, config, clock });
+  registerWebhookRoutes(app, registry, webhooks);
   schedulePurge(app, { db: handle.db, config, clock });
   registerOptionsRoutes(app, registry);
   const ical = createIcalModule(events, keep);

@@ -14,6 +14,7 @@ import * as searchMerges from './migrations/0010_search_index_merges_by_sixteen.
 import * as statusBeforeTrash from './migrations/0011_status_before_trash.js';
 import * as icalIdentity from './migrations/0012_event_ical_identity.js';
 import * as changeFeed from './migrations/0014_change_feed.js';
+import * as webhooks from './migrations/0015_webhooks.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -34,6 +35,7 @@ const STEPS: Record<string, DialectMigration> = {
   '0011_status_before_trash': statusBeforeTrash,
   '0012_event_ical_identity': icalIdentity,
   '0014_change_feed': changeFeed,
+  '0015_webhooks': webhooks,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -187,6 +187,35 @@ export interface SyncStateTable {
   epoch: string;
 }
 
+/** Webhook subscriptions (API.md §22, migration 0015). */
+export interface WebhooksTable {
+  id: Generated<number>;
+  url: string;
+  /** JSON array of event patterns (`event.created`, `venue.*`, `*`). */
+  events: string;
+  active: number;
+  /** `whsec_…`: the signing key. A secret: never logged, shown once. */
+  secret: string;
+  created_at: number;
+}
+
+/** Webhook deliveries: the outbox and its log (migration 0015). */
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  webhook_id: number;
+  msg_id: string;
+  type: string;
+  body: string;
+  status: string;
+  /** JSON array of `{at, response_code, duration_ms, error}`. */
+  attempts: Generated<string>;
+  next_attempt_ms: number | null;
+  lease_until_ms: number | null;
+  created_ms: number;
+  last_attempt_ms: number | null;
+  schedule_base: Generated<number>;
+}
+
 export interface Database {
   users: UsersTable;
   app_passwords: AppPasswordsTable;
@@ -204,6 +233,8 @@ export interface Database {
   search_documents: SearchDocumentsTable;
   changes: ChangesTable;
   sync_state: SyncStateTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }
 
 export type Db = Kysely<Database>;

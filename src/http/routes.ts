@@ -13,13 +13,18 @@ type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export const PATH_PARAMS = {
   id: { fastify: ':id(^\\d+)', pattern: '(?P<id>\\d+)', schema: Type.Integer({ description: 'The item id' }) },
   slug: { fastify: ':slug', pattern: '(?P<slug>[^/]+)', schema: Type.String({ description: 'The item slug' }) },
+  delivery_id: {
+    fastify: ':delivery_id(^\\d+)',
+    pattern: '(?P<delivery_id>\\d+)',
+    schema: Type.Integer({ description: 'The delivery id' }),
+  },
 } as const;
 type PathParam = keyof typeof PATH_PARAMS;
 
 export interface ApiRequest<S extends ArgsSpec> {
   readonly ctx: RequestContext;
   readonly args: ParsedArgs<S>;
-  readonly params: { id?: number; slug?: string };
+  readonly params: { id?: number; slug?: string; delivery_id?: number };
   /** The parameters the request actually sent (declared args only), for links that echo them. */
   readonly given: ReadonlySet<string>;
   /** Every parameter the request sent, declared or not. */
@@ -182,17 +187,23 @@ export function idParam(params: ApiRequest<ArgsSpec>['params']): number {
  * The path's `{id}` and `{slug}`. An id beyond 2^53 - 1 names nothing JSON can carry exactly (nor
  * any stored item), and a NUL in any parameter is refused: both are 400s (API.md §25.3).
  */
-function pathValues(raw: FastifyRequest, bag: Record<string, unknown>): { id?: number; slug?: string } {
+function pathValues(
+  raw: FastifyRequest,
+  bag: Record<string, unknown>,
+): { id?: number; slug?: string; delivery_id?: number } {
   const params = isRecord(raw.params) ? raw.params : {};
   const slug = typeof params.slug === 'string' ? params.slug : undefined;
   const problems = new Map<string, ParamProblem>();
   const id = typeof params.id === 'string' ? Number(params.id) : undefined;
   if (id !== undefined && !Number.isSafeInteger(id))
     problems.set('id', { message: 'id_out_of_range', vars: { param: 'id' } });
+  const deliveryId = typeof params.delivery_id === 'string' ? Number(params.delivery_id) : undefined;
+  if (deliveryId !== undefined && !Number.isSafeInteger(deliveryId))
+    problems.set('delivery_id', { message: 'id_out_of_range', vars: { param: 'delivery_id' } });
   nulProblems(bag, problems);
   if (slug !== undefined) nulProblems({ slug }, problems);
   if (problems.size > 0) throw invalidParams(problems);
-  return { id, slug };
+  return { id, slug, delivery_id: deliveryId };
 }
 
 /**

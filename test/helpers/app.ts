@@ -151,6 +151,8 @@ export class TestApi {
 
 export interface TestAppOptions {
   env?: Record<string, string>;
+  /** Resolves webhook target host names instead of DNS (AppOptions.resolveHost). */
+  resolveHost?: (host: string) => Promise<string[]>;
 }
 
 /**
@@ -189,7 +191,11 @@ export function useTestApp(dialect: Dialect, options: TestAppOptions = {}): { re
       ...options.env,
     });
     const handle = { now: DEFAULT_NOW };
-    const app = await buildApp(config, { clock: () => (api ? api.now : handle.now), logger: false });
+    const app = await buildApp(config, {
+      clock: () => (api ? api.now : handle.now),
+      logger: false,
+      resolveHost: options.resolveHost,
+    });
     api = new TestApi(app, config, dialect);
   });
   after(async () => {

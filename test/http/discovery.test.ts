@@ -143,9 +143,11 @@ for (const dialect of await testDialects()) {
         patchTagById: 'PATCH /tags/{id}',
         deleteCategoryById: 'DELETE /categories/{id}',
         listChanges: 'GET /changes',
+        pingWebhook: 'POST /webhooks/{id}/ping',
+        getWebhookDelivery: 'GET /webhooks/{id}/deliveries/{delivery_id}',
       };
       for (const [id, where] of Object.entries(expected)) assert.equal(ids.get(id), where, id);
-      assert.equal(ids.size, 53);
+      assert.equal(ids.size, 64);
     });
   });
 }
