@@ -25,6 +25,7 @@ import { enqueueDeliveries } from './modules/webhooks/webhooks.outbox.js';
 import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.js';
 import type { WebhooksModule } from './modules/webhooks/webhooks.service.js';
 import { DeliveryWorker } from './modules/webhooks/webhooks.worker.js';
+import { countPending } from './modules/webhooks/webhooks.repository.js';
 import { registerVenueRoutes } from './modules/venues/venues.routes.js';
 import { registerDocumentation, registerOptionsRoutes } from './plugins/documentation.js';
 import { registerRequestContext } from './plugins/request-context.js';
@@ -149,7 +150,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     config.acceleration && config.responseCache ? new ResponseCache(version, config.siteTimezone, clock) : null;
   const limits = new RateLimits(config, clock);
   const cors = new Cors(config.corsOrigins);
-  const metrics = new Metrics({ pool: () => handle.poolStats(), cacheLookups: responseCache?.lookups ?? null });
+  const metrics = new Metrics({
+    pool: () => handle.poolStats(),
+    cacheLookups: responseCache?.lookups ?? null,
+    webhookDeliveriesPending: () => countPending(handle.db),
+  });
   const front = frontHooks(limits, cors, metrics);
   const app: FastifyInstance = Fastify({
     logger: options.logger ?? { level: config.logLevel, serializers: { req: logRequest } },

@@ -242,6 +242,8 @@ for (const dialect of await testDialects()) {
       assert.equal(await runDue(t.api), 1);
       let [delivery] = await deliveries();
       assert.equal(delivery.status, 'pending');
+      const metrics = await t.api.get('/metrics', { raw: true });
+      assert.match(metrics.text, /^webhook_deliveries_pending 1$/m);
       const next = (d: { next_attempt: string }) =>
         Date.parse(`${d.next_attempt.replace(' ', 'T')}Z`) - start.getTime();
       // 5 s ± 10 %, at whole seconds.
