@@ -2,7 +2,7 @@ import type { Transaction } from 'kysely';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isTransientConflict } from '../db/errors.js';
 import type { Database, Db } from '../db/schema.js';
-import { logChanges, type LoggedChange } from './change-log.js';
+import { appendChanges, prepareChanges, type LoggedChange } from './change-log.js';
 import { ChangeSet } from './change-set.js';
 import type { DataVersion } from './data-version.js';
 
@@ -37,9 +37,9 @@ const ATTEMPTS = 8;
  * The one way the service writes: a transaction whose change set is published once it has
  * committed. The data version is bumped first (so no cache serves what the write replaced: a
  * read that started before the bump stamps what it read with the older version), then every
- * listener hears of the change set. Before the commit, in the transaction, the change feed and
- * the revisions behind ETags are written (change-log.ts), then the committing hooks run (the
- * webhook outbox). A write that fails publishes nothing and logs nothing.
+ * listener hears of the change set. Before the commit, in the transaction, the revisions behind
+ * ETags are written, the committing hooks run (the webhook outbox), and the change feed's rows are
+ * appended last (change-log.ts). A write that fails publishes nothing and logs nothing.
  */
 export class Writes {
   private readonly listeners: ChangeListener[] = [];
@@ -73,8 +73,10 @@ export class Writes {
           openWrites.set(trx, changes);
           const value = await work(trx, changes);
           // In the same transaction: never a change without its feed entries and deliveries (API.md §22).
-          logged = await logChanges(trx, changes, this.clock().getTime());
+          const prepared = await prepareChanges(trx, changes, this.clock().getTime());
+          logged = prepared.changes;
           for (const hook of this.committing) await hook(trx, logged);
+          await appendChanges(trx, prepared);
           return value;
         });
       } catch (error) {
