@@ -15,12 +15,13 @@ import { syncSiteTimezone } from './modules/events/events.maintenance.js';
 import { registerEventRoutes } from './modules/events/events.routes.js';
 import { assignIcalUids } from './modules/ical/ical.maintenance.js';
 import { createIcalModule } from './modules/ical/ical.module.js';
+import { resolveWithDns, type ResolveHost } from './modules/import/ics.fetch.js';
+import { registerImportRoutes } from './modules/import/import.routes.js';
 import { registerIcalRoutes } from './modules/ical/ical.routes.js';
 import { registerPageRoutes } from './modules/pages/pages.routes.js';
 import { registerOrganizerRoutes } from './modules/organizers/organizers.routes.js';
 import { registerTermRoutes } from './modules/terms/terms.routes.js';
 import { registerChangesRoute, schedulePurge } from './modules/sync/changes.routes.js';
-import { systemResolver, type HostResolver } from './modules/webhooks/webhooks.addresses.js';
 import { enqueueDeliveries } from './modules/webhooks/webhooks.outbox.js';
 import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.js';
 import type { WebhooksModule } from './modules/webhooks/webhooks.service.js';
@@ -52,10 +53,10 @@ import type { CredentialRow } from './modules/users/users.repository.js';
 export interface AppOptions {
   /** The clock every "now" comes from; tests inject a fixed one. */
   readonly clock?: () => Date;
-  /** How webhook target host names are resolved; tests inject addresses without DNS. */
-  readonly resolveHost?: HostResolver;
   /** Pino logger options, or false to silence logging. */
   readonly logger?: boolean | { level: string };
+  /** How imports and webhooks resolve host names before their address checks (tests inject one; default DNS). */
+  readonly resolveHost?: ResolveHost;
 }
 
 /** Process-wide state, built once by buildApp (tests and the server entry read it). */
@@ -195,7 +196,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     db: handle.db,
     config,
     clock,
-    resolve: options.resolveHost ?? systemResolver,
+    resolve: options.resolveHost ?? resolveWithDns,
     log: (error, message) => app.log.error({ err: error }, message),
     wake: () => {
       if (config.webhookWorker) webhookWorker.wake();
@@ -254,6 +255,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   registerChangesRoute(app, registry, { db: handle.db, config, clock });
   registerWebhookRoutes(app, registry, webhooks);
   schedulePurge(app, { db: handle.db, config, clock });
+  registerImportRoutes(app, registry, { events: events.state, resolveHost: options.resolveHost ?? resolveWithDns });
   registerOptionsRoutes(app, registry);
   const ical = createIcalModule(events, keep);
   registerIcalRoutes(app, ical);

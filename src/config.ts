@@ -40,6 +40,8 @@ export interface Config {
   readonly webhookAllowPrivateUrls: boolean;
   /** WEBHOOK_WORKER=off: this process delivers no webhooks (another process sharing the database does). */
   readonly webhookWorker: boolean;
+  /** IMPORT_ALLOW_PRIVATE_URLS: whether `POST /import/ics` may fetch from private addresses (API.md §19.3). */
+  readonly importAllowPrivateUrls: boolean;
 }
 
 export class ConfigError extends Error {
@@ -205,5 +207,6 @@ export function loadConfig(env: Env = process.env): Config {
     changesRetentionDays: positiveInt(env, 'CHANGES_RETENTION_DAYS', 30, 3650),
     webhookAllowPrivateUrls: trueFalse(env, 'WEBHOOK_ALLOW_PRIVATE_URLS'),
     webhookWorker: onOff(env, 'WEBHOOK_WORKER'),
+    importAllowPrivateUrls: trueFalse(env, 'IMPORT_ALLOW_PRIVATE_URLS'),
   });
 }

@@ -46,6 +46,9 @@ export const ERRORS = {
   rest_sync_token_expired: { status: 410, message: 'rest_sync_token_expired' },
   rest_webhook_invalid_id: { status: 404, message: 'rest_webhook_invalid_id' },
   rest_webhook_delivery_invalid_id: { status: 404, message: 'rest_webhook_delivery_invalid_id' },
+  rest_invalid_ics: { status: 400, message: 'rest_invalid_ics' },
+  rest_import_url_forbidden: { status: 400, message: 'rest_import_url_forbidden' },
+  rest_import_fetch_failed: { status: 400, message: 'rest_import_fetch_failed' },
 } as const satisfies Record<string, { status: number; message: MessageKey }>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -145,9 +145,10 @@ for (const dialect of await testDialects()) {
         listChanges: 'GET /changes',
         pingWebhook: 'POST /webhooks/{id}/ping',
         getWebhookDelivery: 'GET /webhooks/{id}/deliveries/{delivery_id}',
+        importIcs: 'POST /import/ics',
       };
       for (const [id, where] of Object.entries(expected)) assert.equal(ids.get(id), where, id);
-      assert.equal(ids.size, 64);
+      assert.equal(ids.size, 65);
     });
   });
 }

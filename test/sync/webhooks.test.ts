@@ -346,7 +346,8 @@ for (const dialect of await testDialects()) {
     ]);
     const t = useTestApp(dialect, {
       env: { WEBHOOK_WORKER: 'off' },
-      resolveHost: async (host) => addresses.get(host) ?? [],
+      resolveHost: async (host) =>
+        (addresses.get(host) ?? []).map((address) => ({ address, family: address.includes(':') ? 6 : 4 })),
     });
 
     it('targets resolving to private, loopback or unknown addresses are refused unless configured', async () => {

@@ -76,4 +76,9 @@ export const de: Catalogue = {
   unknown_webhook_event: '{param} enthält einen unbekannten Ereignistyp: {value}.',
   read_only: '{param} ist schreibgeschützt.',
   cost_free: 'Kostenlos',
+  rest_invalid_ics: 'Ungültige iCalendar-Daten: {reason}',
+  rest_import_url_forbidden:
+    'Die Import-URL muss http, https oder webcal verwenden und darf keine private Adresse nennen.',
+  rest_import_fetch_failed: 'Der Kalender konnte nicht abgerufen werden ({reason}).',
+  import_ics_or_url: 'Senden Sie entweder ics oder url, nicht beides.',
 };

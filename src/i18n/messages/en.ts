@@ -77,6 +77,10 @@ export const en = {
   unknown_webhook_event: '{param} lists an unknown event type: {value}.',
   read_only: '{param} is read-only.',
   cost_free: 'Free',
+  rest_invalid_ics: 'Invalid iCalendar data: {reason}',
+  rest_import_url_forbidden: 'The import URL must use http, https or webcal and must not name a private address.',
+  rest_import_fetch_failed: 'The calendar could not be fetched ({reason}).',
+  import_ics_or_url: 'Send either ics or url, not both.',
 } as const;
 
 export type MessageKey = keyof typeof en;

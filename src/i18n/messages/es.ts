@@ -75,4 +75,9 @@ export const es: Catalogue = {
   unknown_webhook_event: '{param} contiene un tipo de evento desconocido: {value}.',
   read_only: '{param} es de solo lectura.',
   cost_free: 'Gratis',
+  rest_invalid_ics: 'Datos iCalendar no válidos: {reason}',
+  rest_import_url_forbidden:
+    'La URL de importación debe usar http, https o webcal y no puede apuntar a una dirección privada.',
+  rest_import_fetch_failed: 'No se pudo obtener el calendario ({reason}).',
+  import_ics_or_url: 'Envíe ics o url, no ambos.',
 };

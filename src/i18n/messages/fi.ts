@@ -75,4 +75,9 @@ export const fi: Catalogue = {
   unknown_webhook_event: '{param} sisältää tuntemattoman tapahtumatyypin: {value}.',
   read_only: '{param} on vain luku -tilassa.',
   cost_free: 'Maksuton',
+  rest_invalid_ics: 'Virheellinen iCalendar-data: {reason}',
+  rest_import_url_forbidden:
+    'Tuonnin URL-osoitteen on käytettävä http-, https- tai webcal-muotoa, eikä se saa osoittaa yksityiseen osoitteeseen.',
+  rest_import_fetch_failed: 'Kalenteria ei voitu hakea ({reason}).',
+  import_ics_or_url: 'Lähetä joko ics tai url, ei molempia.',
 };

@@ -75,4 +75,9 @@ export const fr: Catalogue = {
   unknown_webhook_event: "{param} contient un type d'événement inconnu : {value}.",
   read_only: '{param} est en lecture seule.',
   cost_free: 'Gratuit',
+  rest_invalid_ics: 'Données iCalendar non valides : {reason}',
+  rest_import_url_forbidden:
+    "L'URL d'import doit utiliser http, https ou webcal et ne doit pas désigner une adresse privée.",
+  rest_import_fetch_failed: "Le calendrier n'a pas pu être récupéré ({reason}).",
+  import_ics_or_url: 'Envoyez soit ics, soit url, pas les deux.',
 };

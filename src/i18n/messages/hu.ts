@@ -75,4 +75,9 @@ export const hu: Catalogue = {
   unknown_webhook_event: '{param} ismeretlen eseménytípust tartalmaz: {value}.',
   read_only: '{param} csak olvasható.',
   cost_free: 'Ingyenes',
+  rest_invalid_ics: 'Érvénytelen iCalendar-adat: {reason}',
+  rest_import_url_forbidden:
+    'Az importálási URL-nek http, https vagy webcal sémát kell használnia, és nem mutathat privát címre.',
+  rest_import_fetch_failed: 'A naptárat nem sikerült letölteni ({reason}).',
+  import_ics_or_url: 'Vagy az ics, vagy az url paramétert küldje, ne mindkettőt.',
 };

@@ -75,4 +75,9 @@ export const it: Catalogue = {
   unknown_webhook_event: '{param} contiene un tipo di evento sconosciuto: {value}.',
   read_only: '{param} è di sola lettura.',
   cost_free: 'Gratuito',
+  rest_invalid_ics: 'Dati iCalendar non validi: {reason}',
+  rest_import_url_forbidden:
+    "L'URL di importazione deve usare http, https o webcal e non può indicare un indirizzo privato.",
+  rest_import_fetch_failed: 'Impossibile scaricare il calendario ({reason}).',
+  import_ics_or_url: 'Invia ics oppure url, non entrambi.',
 };

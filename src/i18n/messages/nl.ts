@@ -75,4 +75,8 @@ export const nl: Catalogue = {
   unknown_webhook_event: '{param} bevat een onbekend gebeurtenistype: {value}.',
   read_only: '{param} is alleen-lezen.',
   cost_free: 'Gratis',
+  rest_invalid_ics: 'Ongeldige iCalendar-gegevens: {reason}',
+  rest_import_url_forbidden: 'De import-URL moet http, https of webcal gebruiken en mag geen privéadres aanwijzen.',
+  rest_import_fetch_failed: 'De agenda kon niet worden opgehaald ({reason}).',
+  import_ics_or_url: 'Stuur ics of url, niet allebei.',
 };

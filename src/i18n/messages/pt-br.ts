@@ -75,4 +75,9 @@ export const ptBr: Catalogue = {
   unknown_webhook_event: '{param} contém um tipo de evento desconhecido: {value}.',
   read_only: '{param} é somente leitura.',
   cost_free: 'Grátis',
+  rest_invalid_ics: 'Dados iCalendar inválidos: {reason}',
+  rest_import_url_forbidden:
+    'A URL de importação deve usar http, https ou webcal e não pode apontar para um endereço privado.',
+  rest_import_fetch_failed: 'Não foi possível obter o calendário ({reason}).',
+  import_ics_or_url: 'Envie ics ou url, não ambos.',
 };

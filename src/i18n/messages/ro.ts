@@ -75,4 +75,9 @@ export const ro: Catalogue = {
   unknown_webhook_event: '{param} conține un tip de eveniment necunoscut: {value}.',
   read_only: '{param} este doar pentru citire.',
   cost_free: 'Gratuit',
+  rest_invalid_ics: 'Date iCalendar nevalide: {reason}',
+  rest_import_url_forbidden:
+    'URL-ul de import trebuie să folosească http, https sau webcal și nu poate indica o adresă privată.',
+  rest_import_fetch_failed: 'Calendarul nu a putut fi descărcat ({reason}).',
+  import_ics_or_url: 'Trimiteți fie ics, fie url, nu pe amândouă.',
 };

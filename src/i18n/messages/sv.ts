@@ -75,4 +75,8 @@ export const sv: Catalogue = {
   unknown_webhook_event: '{param} innehåller en okänd händelsetyp: {value}.',
   read_only: '{param} är skrivskyddad.',
   cost_free: 'Gratis',
+  rest_invalid_ics: 'Ogiltiga iCalendar-data: {reason}',
+  rest_import_url_forbidden: 'Import-URL:en måste använda http, https eller webcal och får inte ange en privat adress.',
+  rest_import_fetch_failed: 'Kalendern kunde inte hämtas ({reason}).',
+  import_ics_or_url: 'Skicka antingen ics eller url, inte båda.',
 };

@@ -2,7 +2,8 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { isIPv6 } from 'node:net';
-import { checkedAddress, type HostResolver } from './webhooks.addresses.js';
+import { checkedAddress } from './webhooks.addresses.js';
+import type { ResolveHost } from '../import/ics.fetch.js';
 import { signature } from './webhooks.signing.js';
 
 /** A receiver has this long to answer with a 2xx (API.md §22). */
@@ -20,7 +21,7 @@ export interface AttemptOutcome {
 
 export interface SendOptions {
   allowPrivate: boolean;
-  resolve: HostResolver;
+  resolve: ResolveHost;
   userAgent: string;
 }
 

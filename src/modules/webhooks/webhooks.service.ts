@@ -5,7 +5,8 @@ import { formatUtcSeconds } from '../../domain/dates.js';
 import { ApiError, forbidden, invalidParam } from '../../errors.js';
 import type { ArgsInput } from '../../http/args.js';
 import type { RequestContext } from '../../http/context.js';
-import { checkedAddress, type HostResolver } from './webhooks.addresses.js';
+import { checkedAddress } from './webhooks.addresses.js';
+import type { ResolveHost } from '../import/ics.fetch.js';
 import * as repo from './webhooks.repository.js';
 import type { deliveryListArgs, webhookCreateArgs, webhookUpdateArgs } from './webhooks.schemas.js';
 import { newMessageId, newSecret } from './webhooks.signing.js';
@@ -15,7 +16,7 @@ export interface WebhooksModule extends WorkerDeps {
   readonly db: Db;
   readonly config: Config;
   readonly clock: () => Date;
-  readonly resolve: HostResolver;
+  readonly resolve: ResolveHost;
   /** Wakes this process's delivery worker (after a redelivery), when it runs one. */
   readonly wake: () => void;
 }

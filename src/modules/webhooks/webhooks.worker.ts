@@ -2,7 +2,7 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../db/schema.js';
 import { formatUtcSeconds } from '../../domain/dates.js';
 import { ATTEMPT_TIMEOUT_MS, nextAttemptAt, sendDelivery, type AttemptOutcome } from './webhooks.delivery.js';
-import type { HostResolver } from './webhooks.addresses.js';
+import type { ResolveHost } from '../import/ics.fetch.js';
 import * as repo from './webhooks.repository.js';
 
 /** A claimed delivery stays this worker's for an attempt's time and a margin; then any worker may retry it. */
@@ -25,7 +25,7 @@ export interface WorkerDeps {
   readonly db: Db;
   readonly config: Config;
   readonly clock: () => Date;
-  readonly resolve: HostResolver;
+  readonly resolve: ResolveHost;
   readonly log: (error: unknown, message: string) => void;
 }
 

@@ -151,7 +151,9 @@ function eventConditions(db: Executor, filter: EventFilter): Expression<SqlBool>
     if (prefilter) conditions.push(prefilter);
   }
   if (filter.unprotected)
-    conditions.push(sql<SqlBool>`EXISTS (SELECT 1 FROM posts p WHERE p.id = events.post_id AND p.password = '')`);
+    // The protected posts are read once, from their own index (posts_protected, migration 0020):
+    // a look at each listed event's post row made counting a year of events ten times slower.
+    conditions.push(sql<SqlBool>`events.post_id NOT IN (SELECT id FROM posts WHERE password <> '')`);
   if (filter.modifiedMin !== undefined) conditions.push(sql<SqlBool>`${MODIFIED} >= ${filter.modifiedMin}`);
   if (filter.modifiedBefore !== undefined) conditions.push(sql<SqlBool>`${MODIFIED} < ${filter.modifiedBefore}`);
   if (filter.geoloc)
