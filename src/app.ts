@@ -14,6 +14,7 @@ import { isLanguage, LANGUAGES } from './i18n/languages.js';
 import { syncSiteTimezone } from './modules/events/events.maintenance.js';
 import { registerEventRoutes } from './modules/events/events.routes.js';
 import { assignIcalUids } from './modules/ical/ical.maintenance.js';
+import { extendHorizon, HORIZON_CHECK_MS } from './modules/events/series/series.horizon.js';
 import { createIcalModule } from './modules/ical/ical.module.js';
 import { resolveWithDns, type ResolveHost } from './modules/import/ics.fetch.js';
 import { registerImportRoutes } from './modules/import/import.routes.js';
@@ -142,6 +143,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     await migrateToLatest(handle.db, handle.dialect);
     await syncSiteTimezone(handle.db, writes, config);
     await assignIcalUids(handle.db, writes, config);
+    await extendHorizon(handle.dialect, writes, config, (options.clock ?? (() => new Date()))());
   } catch (error) {
     await handle.close();
     throw error;
@@ -225,7 +227,17 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     webhookWorker,
   };
   app.decorate('calendar', state);
-  app.addHook('onClose', async () => handle.close());
+  // Occurrences follow the horizon as time passes (API.md §20.1); the timer never keeps the process alive.
+  const horizonTimer = setInterval(() => {
+    extendHorizon(handle.dialect, writes, config, clock()).catch((error: unknown) =>
+      app.log.error({ err: error }, 'recurring series could not be extended'),
+    );
+  }, HORIZON_CHECK_MS);
+  horizonTimer.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(horizonTimer);
+    await handle.close();
+  });
   // Fastify's own validation is off: parseArgs implements the contract's rules (API.md §5, §6).
   app.setValidatorCompiler(() => () => true);
 

@@ -110,6 +110,17 @@ export interface EventsTable {
   ical_sequence: Generated<number>;
   /** Creation instant (iCalendar CREATED); null only for events older than migration 0012 without a post. */
   created_at: number | null;
+  /** A series' `recurrence` lines as a JSON array (migration 0016); null on other events. */
+  recurrence: string | null;
+  /** A series: the instant up to which its occurrences exist (the horizon at its last expansion). */
+  materialised_until: number | null;
+  /** A series: recurrence ids of occurrences deleted for good one by one (JSON array), kept excluded. */
+  excluded: string | null;
+  /** An occurrence: its series' id and original start (`recurrence_id`, API.md §20.2). */
+  series_id: number | null;
+  recurrence_id: string | null;
+  /** An occurrence: the field groups it overrides (`|title|venue|`), null when it follows its series. */
+  overrides: string | null;
   /** The imported file's LAST-MODIFIED (else DTSTAMP) at the event's last import (migration 0013); null if never imported. */
   ical_import_stamp: number | null;
 }
@@ -218,6 +229,17 @@ export interface WebhookDeliveriesTable {
   schedule_base: Generated<number>;
 }
 
+/** What `import:tec` wrote, per source item (migration 0019). */
+export interface ImportRecordsTable {
+  source: string;
+  kind: string;
+  source_id: number;
+  /** Null while the item's first write is under way. */
+  local_id: number | null;
+  fingerprint: string;
+  imported_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   app_passwords: AppPasswordsTable;
@@ -237,6 +259,7 @@ export interface Database {
   sync_state: SyncStateTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  import_records: ImportRecordsTable;
 }
 
 export type Db = Kysely<Database>;

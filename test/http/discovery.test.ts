@@ -131,6 +131,9 @@ for (const dialect of await testDialects()) {
         getNamespaceIndex: 'GET /',
         getOpenApiDocument: 'GET /doc',
         listEvents: 'GET /events',
+        listEventOccurrences: 'GET /events/{id}/occurrences',
+        getEventOccurrenceByDate: 'GET /events/by-slug/{slug}/{date}',
+        deleteEventOccurrenceByDateAndRank: 'DELETE /events/by-slug/{slug}/{date}/{n}',
         createEvent: 'POST /events',
         getEventById: 'GET /events/{id}',
         updateEventById: 'POST /events/{id}',
@@ -148,7 +151,7 @@ for (const dialect of await testDialects()) {
         importIcs: 'POST /import/ics',
       };
       for (const [id, where] of Object.entries(expected)) assert.equal(ids.get(id), where, id);
-      assert.equal(ids.size, 65);
+      assert.equal(ids.size, 76);
     });
   });
 }

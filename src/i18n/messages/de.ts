@@ -75,6 +75,9 @@ export const de: Catalogue = {
   webhook_url_forbidden: '{param} muss eine http(s)-URL einer öffentlichen Adresse sein.',
   unknown_webhook_event: '{param} enthält einen unbekannten Ereignistyp: {value}.',
   read_only: '{param} ist schreibgeschützt.',
+  recurrence_line: 'Zeile {line}: {reason}',
+  series_field: '{param} gehört zur Serie: Bearbeiten Sie die Serie.',
+  not_a_series: 'keine wiederkehrende Serie',
   cost_free: 'Kostenlos',
   rest_invalid_ics: 'Ungültige iCalendar-Daten: {reason}',
   rest_import_url_forbidden:

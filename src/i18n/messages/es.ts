@@ -74,6 +74,9 @@ export const es: Catalogue = {
   webhook_url_forbidden: '{param} debe ser una URL http(s) de una dirección pública.',
   unknown_webhook_event: '{param} contiene un tipo de evento desconocido: {value}.',
   read_only: '{param} es de solo lectura.',
+  recurrence_line: 'línea {line}: {reason}',
+  series_field: '{param} pertenece a la serie: edite la serie.',
+  not_a_series: 'no es una serie recurrente',
   cost_free: 'Gratis',
   rest_invalid_ics: 'Datos iCalendar no válidos: {reason}',
   rest_import_url_forbidden:

@@ -74,6 +74,9 @@ export const fi: Catalogue = {
   webhook_url_forbidden: '{param} on oltava julkisen osoitteen http(s)-URL.',
   unknown_webhook_event: '{param} sisältää tuntemattoman tapahtumatyypin: {value}.',
   read_only: '{param} on vain luku -tilassa.',
+  recurrence_line: 'rivi {line}: {reason}',
+  series_field: '{param} kuuluu sarjalle: muokkaa sarjaa.',
+  not_a_series: 'ei toistuva sarja',
   cost_free: 'Maksuton',
   rest_invalid_ics: 'Virheellinen iCalendar-data: {reason}',
   rest_import_url_forbidden:

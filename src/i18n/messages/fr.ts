@@ -74,6 +74,9 @@ export const fr: Catalogue = {
   webhook_url_forbidden: "{param} doit être une URL http(s) d'une adresse publique.",
   unknown_webhook_event: "{param} contient un type d'événement inconnu : {value}.",
   read_only: '{param} est en lecture seule.',
+  recurrence_line: 'ligne {line} : {reason}',
+  series_field: '{param} appartient à la série : modifiez la série.',
+  not_a_series: "n'est pas une série récurrente",
   cost_free: 'Gratuit',
   rest_invalid_ics: 'Données iCalendar non valides : {reason}',
   rest_import_url_forbidden:

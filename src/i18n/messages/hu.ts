@@ -74,6 +74,9 @@ export const hu: Catalogue = {
   webhook_url_forbidden: '{param} csak nyilvános cím http(s) URL-je lehet.',
   unknown_webhook_event: '{param} ismeretlen eseménytípust tartalmaz: {value}.',
   read_only: '{param} csak olvasható.',
+  recurrence_line: '{line}. sor: {reason}',
+  series_field: '{param} a sorozathoz tartozik: a sorozatot szerkessze.',
+  not_a_series: 'nem ismétlődő sorozat',
   cost_free: 'Ingyenes',
   rest_invalid_ics: 'Érvénytelen iCalendar-adat: {reason}',
   rest_import_url_forbidden:

@@ -74,6 +74,9 @@ export const it: Catalogue = {
   webhook_url_forbidden: '{param} deve essere un URL http(s) di un indirizzo pubblico.',
   unknown_webhook_event: '{param} contiene un tipo di evento sconosciuto: {value}.',
   read_only: '{param} è di sola lettura.',
+  recurrence_line: 'riga {line}: {reason}',
+  series_field: '{param} appartiene alla serie: modifica la serie.',
+  not_a_series: 'non è una serie ricorrente',
   cost_free: 'Gratuito',
   rest_invalid_ics: 'Dati iCalendar non validi: {reason}',
   rest_import_url_forbidden:

@@ -74,6 +74,9 @@ export const pl: Catalogue = {
   webhook_url_forbidden: '{param} musi być adresem URL http(s) adresu publicznego.',
   unknown_webhook_event: '{param} zawiera nieznany typ zdarzenia: {value}.',
   read_only: '{param} jest tylko do odczytu.',
+  recurrence_line: 'wiersz {line}: {reason}',
+  series_field: '{param} należy do serii: edytuj serię.',
+  not_a_series: 'nie jest serią cykliczną',
   cost_free: 'Bezpłatne',
   rest_invalid_ics: 'Nieprawidłowe dane iCalendar: {reason}',
   rest_import_url_forbidden:

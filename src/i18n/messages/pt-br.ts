@@ -74,6 +74,9 @@ export const ptBr: Catalogue = {
   webhook_url_forbidden: '{param} deve ser uma URL http(s) de um endereço público.',
   unknown_webhook_event: '{param} contém um tipo de evento desconhecido: {value}.',
   read_only: '{param} é somente leitura.',
+  recurrence_line: 'linha {line}: {reason}',
+  series_field: '{param} pertence à série: edite a série.',
+  not_a_series: 'não é uma série recorrente',
   cost_free: 'Grátis',
   rest_invalid_ics: 'Dados iCalendar inválidos: {reason}',
   rest_import_url_forbidden:

@@ -74,6 +74,9 @@ export const ro: Catalogue = {
   webhook_url_forbidden: '{param} trebuie să fie un URL http(s) al unei adrese publice.',
   unknown_webhook_event: '{param} conține un tip de eveniment necunoscut: {value}.',
   read_only: '{param} este doar pentru citire.',
+  recurrence_line: 'linia {line}: {reason}',
+  series_field: '{param} aparține seriei: editați seria.',
+  not_a_series: 'nu este o serie recurentă',
   cost_free: 'Gratuit',
   rest_invalid_ics: 'Date iCalendar nevalide: {reason}',
   rest_import_url_forbidden:

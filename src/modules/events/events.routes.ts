@@ -10,7 +10,7 @@ import type { Query } from '../../http/urls.js';
 import type { EventsModule } from './events.module.js';
 import { presentEvent } from './events.present.js';
 import type { EventListInput } from './listing/input.js';
-import { listEventPage } from './listing/listing.js';
+import { listEventPage, listOccurrencePage } from './listing/listing.js';
 import type { EffectiveBounds } from './listing/window.js';
 import {
   eventCreateArgs,
@@ -74,7 +74,32 @@ function listQuery(
     ['modified_before', bound(input.modified_before)],
     ['orderby', input.orderby],
     ['order', input.orderby !== undefined ? input.order : undefined],
+    ['expand', input.expand ? undefined : 0],
+    ['context', input.context === 'edit' ? 'edit' : undefined],
   ];
+}
+
+/** What `context=edit` adds to an event (API.md §18): its password and its text in every language. */
+async function editFields(state: EventsModule['state'], id: number) {
+  const password = await service.eventPassword(state, id);
+  const translations = await postTranslations(state.db, id, {
+    title: 'title',
+    description: 'description',
+    excerpt: 'excerpt',
+  });
+  return { password, ...translations };
+}
+
+/** A page of events as `context=edit` shows them: unblanked, with the edit fields (rendered one by one: editors' lists are rare). */
+async function editableEvents(events: EventsModule, ctx: RequestContext, ids: number[]): Promise<Buffer[][]> {
+  const { state } = events;
+  const bundles = await service.loadBundles(state, ctx, await service.findEventRows(state, ctx, ids));
+  const items: Buffer[][] = [];
+  for (const bundle of bundles) {
+    const event = presentEvent(state.config, ctx, bundle, { jsonLd: false, blanked: false });
+    items.push([Buffer.from(JSON.stringify({ ...event, ...(await editFields(state, bundle.row.id)) }))]);
+  }
+  return items;
 }
 
 export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistry, events: EventsModule): void {
@@ -109,10 +134,42 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
     responses: { 200: eventListSchema, ...errorResponses(400, 404) },
     handler: async ({ ctx, args, given }, reply) => {
       const input = args;
+      // context=edit (API.md §18): only for callers who may edit every event it can list.
+      if (input.context === 'edit') requireEditContext(callerCan(ctx.caller, 'edit_others_posts'), ctx.caller !== null);
       const page = await listEventPage(events, ctx, input);
       const pages = totalPages(page.total, input.per_page);
       const links = pageLinks(
         (q) => ctx.urls.rest('events/', q),
+        listQuery(ctx, input, given, page.bounds),
+        input.page,
+        input.page < pages,
+        input.page > 1,
+        true,
+      );
+      setListHeaders(reply, page.total, pages, links);
+      const rendered =
+        input.context === 'edit'
+          ? await editableEvents(events, ctx, page.ids)
+          : await events.rendering.render(ctx, page.ids, { jsonLd: false, password: input.password });
+      return sendList(reply, 'events', rendered, links, page.total, pages);
+    },
+  });
+
+  registerRoute(app, registry, {
+    methods: ['GET'],
+    path: '/events/{id}/occurrences',
+    operationId: 'listEventOccurrences',
+    args: eventListArgs,
+    summary: "List a recurring series' occurrences (no default date window)",
+    tags,
+    responses: { 200: eventListSchema, ...errorResponses(400, 403, 404) },
+    handler: async ({ ctx, args, given, params }, reply) => {
+      const input = args;
+      const seriesId = await service.readableSeries(state, ctx, Number(params.id), input.password);
+      const page = await listOccurrencePage(events, ctx, seriesId, input);
+      const pages = totalPages(page.total, input.per_page);
+      const links = pageLinks(
+        (q) => ctx.urls.rest(`events/${seriesId}/occurrences`, q),
         listQuery(ctx, input, given, page.bounds),
         input.page,
         input.page < pages,
@@ -145,9 +202,30 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
     },
   });
 
-  for (const path of ['/events/{id}', '/events/by-slug/{slug}']) {
-    const by = path.includes('{id}') ? 'id' : 'slug';
-    const By = by === 'id' ? 'ById' : 'BySlug';
+  // An occurrence by its series' slug and date is the same item as by its id (API.md §20).
+  const refFor = async (params: { id?: number; slug?: string; date?: string; n?: number }) =>
+    params.slug !== undefined && params.date !== undefined
+      ? { id: await service.occurrenceIdBySlug(state, params.slug, params.date, params.n) }
+      : refOf(params);
+  for (const path of [
+    '/events/{id}',
+    '/events/by-slug/{slug}',
+    '/events/by-slug/{slug}/{date}',
+    '/events/by-slug/{slug}/{date}/{n}',
+  ]) {
+    const by = path.includes('{id}')
+      ? 'id'
+      : path.includes('{n}')
+        ? 'slug, date and rank'
+        : path.includes('{date}')
+          ? 'slug and date'
+          : 'slug';
+    const By = {
+      id: 'ById',
+      slug: 'BySlug',
+      'slug and date': 'OccurrenceByDate',
+      'slug, date and rank': 'OccurrenceByDateAndRank',
+    }[by];
     registerRoute(app, registry, {
       methods: ['GET'],
       path,
@@ -158,7 +236,7 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
       responses: { 200: EventRef, ...errorResponses(400, 403, 404) },
       handler: async ({ ctx, args, params, raw }, reply) => {
         if (args.context !== 'edit') {
-          const { id, row } = await service.checkReadable(state, ctx, refOf(params), args.password);
+          const { id, row } = await service.checkReadable(state, ctx, await refFor(params), args.password);
           if (await notModified(ctx, raw, reply, id, 'view')) return reply;
           const [[json]] = await events.rendering.render(
             ctx,
@@ -168,18 +246,13 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
           );
           return reply.type('application/json; charset=utf-8').send(json);
         }
-        const bundle = await service.readEvent(state, ctx, refOf(params), args.password);
+        const bundle = await service.readEvent(state, ctx, await refFor(params), args.password);
         const event = presentEvent(state.config, ctx, bundle, { jsonLd: true, blanked: false });
         requireEditContext(canEditPost(ctx.caller, bundle.row), ctx.caller !== null);
         if (await notModified(ctx, raw, reply, bundle.row.id, 'edit')) return reply;
-        return {
-          ...event,
-          ...(await postTranslations(state.db, bundle.row.id, {
-            title: 'title',
-            description: 'description',
-            excerpt: 'excerpt',
-          })),
-        };
+        const { password, ...translations } = await editFields(state, bundle.row.id);
+        const { json_ld: jsonLd, ...head } = event;
+        return { ...head, password, json_ld: jsonLd, ...translations };
       },
     });
     registerRoute(app, registry, {
@@ -192,7 +265,7 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
       secured: true,
       responses: { 200: EventRef, ...errorResponses(400, 401, 403, 404) },
       handler: async ({ ctx, args, params }, reply) => {
-        const id = await service.updateEvent(state, ctx, refOf(params), args);
+        const id = await service.updateEvent(state, ctx, await refFor(params), args);
         await validatorHeaders(ctx, reply, id);
         return presentEvent(state.config, ctx, await service.loadEvent(state, ctx, id), {
           jsonLd: false,
@@ -210,7 +283,7 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
       secured: true,
       responses: { 200: EventRef, ...errorResponses(401, 403, 404, 410) },
       handler: async ({ ctx, args, params }, reply) => {
-        const bundle = await service.deleteEvent(state, ctx, refOf(params), args.force);
+        const bundle = await service.deleteEvent(state, ctx, await refFor(params), args.force);
         // A trashed event still has validators; one deleted for good has none.
         if (!args.force) await validatorHeaders(ctx, reply, bundle.row.id);
         return presentEvent(state.config, ctx, bundle, { jsonLd: false, blanked: false });

@@ -85,6 +85,7 @@ async function termPage(
     page: 1,
     per_page: config.maxPerPage,
     strict_dates: false,
+    expand: true,
     [taxonomy.path]: [String(term.id)],
   });
   return {

@@ -376,9 +376,12 @@ export async function recountTerms(db: Executor, termIds: readonly number[]): Pr
       count: eb
         .selectFrom('event_terms')
         .innerJoin('posts', 'posts.id', 'event_terms.event_id')
+        .innerJoin('events', 'events.post_id', 'event_terms.event_id')
         .select((inner) => inner.fn.countAll<number>().as('n'))
         .whereRef('event_terms.term_id', '=', 'terms.id')
-        .where('posts.status', '=', 'publish'),
+        .where('posts.status', '=', 'publish')
+        // A series counts once, as one post (API.md §20.2).
+        .where('events.series_id', 'is', null),
     }))
     .where('id', 'in', [...termIds])
     .execute();

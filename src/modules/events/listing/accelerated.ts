@@ -134,6 +134,8 @@ async function publicSearch(
 ): Promise<number[] | undefined> {
   // The candidates merge in start order and know nothing of modification times.
   if (!filter.search || filter.include || filter.order || !posts.seesPublishedOnly(filter.caller)) return undefined;
+  // The candidates know no series (API.md §20.2).
+  if (filter.collapse || filter.seriesId !== undefined) return undefined;
   const { include: words, exclude: excluded } = filter.search;
   const complete = onlyWhatCandidatesKnow(filter) && [...words, ...excluded].every((word) => DOCUMENT_WORD.test(word));
   const lockedTitleOnly = filter.caller === null && filter.password === undefined;
@@ -169,6 +171,9 @@ const onlyWhatCandidatesKnow = (filter: repo.EventFilter) =>
     filter.modifiedMin,
     filter.modifiedBefore,
     filter.order,
+    // The candidates know no series (API.md §20.2).
+    filter.collapse,
+    filter.seriesId,
   ].every((value) => value === undefined);
 
 /**

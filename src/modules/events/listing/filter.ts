@@ -130,11 +130,13 @@ export async function buildFilter(
     password: input.password,
     categoryIds,
     tagIds,
+    ...(input.context === 'edit' ? { includeHidden: true } : {}),
     venueIds: input.venue,
     organizerIds: input.organizer,
     featured: input.featured,
     parentId: input.post_parent,
     include: input.include,
+    collapse: input.expand ? undefined : true,
     geoloc: input.geoloc === true ? true : undefined,
     near:
       input.geoloc_lat != null && input.geoloc_lng != null
