@@ -5,11 +5,13 @@
  * line of standard output (a fixed form scripts rely on); passwords are printed nowhere else.
  */
 import { parseArgs } from 'node:util';
+import { randomUUID } from 'node:crypto';
 import { dataVersionOf } from './changes/data-version.js';
 import { Writes } from './changes/writes.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import type SQLite from 'better-sqlite3';
 import { backupSqlite, postgresBackupAdvice } from './db/backup.js';
+import { newEpoch } from './changes/change-log.repository.js';
 import { connect, dialectOf } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
 import { syncSiteTimezone } from './modules/events/events.maintenance.js';
@@ -202,6 +204,15 @@ const COMMANDS: Record<string, Command> = {
       if (!sqlite) throw new Error('backup needs a SQLite database');
       const { path, bytes } = await backupSqlite(sqlite, file, force);
       return [`Backed up the database to ${path} (${bytes} bytes).`];
+    },
+  },
+  'reset-epoch': {
+    synopsis: 'reset-epoch',
+    summary: 'after restoring a database: refuse change-feed tokens issued before (410), so clients resync',
+    args: [],
+    run: async ({ db }) => {
+      await newEpoch(db, randomUUID());
+      return ['The database has a new epoch: change-feed tokens issued before it are refused (410).'];
     },
   },
   'import:tec': {

@@ -45,7 +45,15 @@ export interface EventFilter {
   seriesId?: number;
   /** A superset of the result already narrowed in memory (search/candidates.ts); every condition still applies. */
   candidateIds?: readonly number[];
+  /** Last modified at or after / before these instants (API.md §21). */
+  modifiedMin?: number;
+  modifiedBefore?: number;
+  /** Another order than start then id ascending (`orderby`, `order`, API.md §21). */
+  order?: { by: 'start' | 'modified'; desc: boolean };
 }
+
+/** The post's last modification, read from the event row's own post. */
+const MODIFIED = sql<number>`(SELECT p.modified_at FROM posts p WHERE p.id = events.post_id)`;
 
 /** Whether the caller may edit the event in `posts` (API.md §4), as SQL: such callers see protected text. */
 function editableBy(caller: Caller | null): Expression<SqlBool> {
@@ -90,7 +98,7 @@ const events = expressionBuilder<Database, 'events'>();
 
 /** What the listing runs on the filtered set: its selections are ordered, paged and executed. */
 interface RowsQuery<Row> {
-  orderBy(expression: Expression<unknown>): RowsQuery<Row>;
+  orderBy(expression: Expression<unknown>, direction?: 'asc' | 'desc'): RowsQuery<Row>;
   limit(limit: number): RowsQuery<Row>;
   offset(offset: number): RowsQuery<Row>;
   execute(): Promise<Row[]>;
@@ -172,6 +180,8 @@ function eventConditions(db: Executor, filter: EventFilter): Expression<SqlBool>
     // The protected posts are read once, from their own index (posts_protected, migration 0020):
     // a look at each listed event's post row made counting a year of events ten times slower.
     conditions.push(sql<SqlBool>`events.post_id NOT IN (SELECT id FROM posts WHERE password <> '')`);
+  if (filter.modifiedMin !== undefined) conditions.push(sql<SqlBool>`${MODIFIED} >= ${filter.modifiedMin}`);
+  if (filter.modifiedBefore !== undefined) conditions.push(sql<SqlBool>`${MODIFIED} < ${filter.modifiedBefore}`);
   if (filter.geoloc)
     conditions.push(
       sql<SqlBool>`EXISTS (SELECT 1 FROM venues v WHERE v.post_id = events.venue_id AND v.geo_lat IS NOT NULL AND v.geo_lng IS NOT NULL)`,
@@ -285,8 +295,9 @@ export async function listEventIds(
         events.ref('events.start_key'),
         events.ref('events.post_id'),
       ]
-    : [events.ref('events.start_key'), events.ref('events.post_id')];
-  const ordered = order.reduce((q, key) => q.orderBy(key), filtered(db, filter, languages).ids);
+    : [filter.order?.by === 'modified' ? MODIFIED : events.ref('events.start_key'), events.ref('events.post_id')];
+  const direction = !filter.include && filter.order?.desc ? 'desc' : 'asc';
+  const ordered = order.reduce((q, key) => q.orderBy(key, direction), filtered(db, filter, languages).ids);
   const rows = await (limit === undefined ? ordered : ordered.limit(limit).offset(offset)).execute();
   return rows.map((row) => row.id);
 }
