@@ -99,6 +99,16 @@ for (const dialect of await testDialects()) {
       );
     });
 
+    it("an occurrence's url is a public page; unknown dates are the 404 page", async () => {
+      const res = await t.api.post('/events', { ...WEEKLY_PARIS, title: 'Page class' }, { as: 'administrator' });
+      const [, second] = await occurrencesOf(t.api, res.json.id);
+      assert.equal(second.url, `http://127.0.0.1:8080/event/${res.json.slug}/2027-03-08/`);
+      const page = await t.api.get(`/event/${res.json.slug}/2027-03-08/`, { raw: true });
+      assert.equal(page.status, 200, page.text);
+      assert.match(page.text, /2027-03-08 19:00/);
+      assert.equal((await t.api.get(`/event/${res.json.slug}/2027-03-09/`, { raw: true })).status, 404);
+    });
+
     it('lists show occurrences, never the series row, in start order with matching totals', async () => {
       const res = await t.api.post(
         '/events',
