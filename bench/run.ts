@@ -75,6 +75,13 @@ const warmup = numberOption('warmup', 0);
 const connections = numberOption('connections', 1);
 const cache = !values['no-cache'];
 
+/** Responses outside 2xx that the scenario did not expect (`conditional` expects 304s). */
+function unexpected(scenario: Scenario, result: autocannon.Result): number {
+  if (scenario.expected === undefined) return result.non2xx;
+  const code: `${number}` = `${scenario.expected}`;
+  return result.non2xx - (result.statusCodeStats?.[code]?.count ?? 0);
+}
+
 async function drive(origin: string, scenario: Scenario, seconds: number): Promise<autocannon.Result> {
   return autocannon({
     url: origin,
@@ -155,6 +162,7 @@ async function main(): Promise<void> {
     const only = values.scenarios ? values.scenarios.split(',') : undefined;
     const wanted = only ? all.filter((s) => only.includes(s.name)) : all;
     for (const scenario of wanted) {
+      await scenario.prepare?.(server.origin);
       if (warmup > 0) {
         process.stdout.write(`warming up ${scenario.name} (${warmup} s)…\n`);
         await drive(server.origin, scenario, warmup);
@@ -172,7 +180,7 @@ async function main(): Promise<void> {
         requestsPerSecond: result.requests.average,
         p50: result.latency.p50,
         p99: result.latency.p99,
-        errors: result.non2xx + result.errors + result.timeouts + (staleness?.stale ?? 0),
+        errors: unexpected(scenario, result) + result.errors + result.timeouts + (staleness?.stale ?? 0),
         requests: result.requests.total,
         cpuPerRequest:
           cpuBefore !== undefined && cpuAfter !== undefined && result.requests.total > 0

@@ -145,10 +145,13 @@ for (const dialect of await testDialects()) {
         listCategories: 'GET /categories',
         patchTagById: 'PATCH /tags/{id}',
         deleteCategoryById: 'DELETE /categories/{id}',
+        listChanges: 'GET /changes',
+        pingWebhook: 'POST /webhooks/{id}/ping',
+        getWebhookDelivery: 'GET /webhooks/{id}/deliveries/{delivery_id}',
         importIcs: 'POST /import/ics',
       };
       for (const [id, where] of Object.entries(expected)) assert.equal(ids.get(id), where, id);
-      assert.equal(ids.size, 64);
+      assert.equal(ids.size, 76);
     });
   });
 }

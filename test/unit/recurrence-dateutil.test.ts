@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { Temporal } from 'temporal-polyfill';
@@ -15,6 +15,22 @@ import { parseRecurrence } from '../../src/domain/recurrence/lines.js';
  */
 
 const SCRIPT = fileURLToPath(new URL('../tools/dateutil_expand.py', import.meta.url));
+
+/**
+ * A Python that has dateutil: the one on PATH (it may be a version manager's) or Debian's, where
+ * .ci/run installs python3-dateutil. Without one the check is skipped with a visible message,
+ * except in CI, where it fails.
+ */
+const PYTHON = ['python3', '/usr/bin/python3'].find(
+  (python) => spawnSync(python, ['-c', 'import dateutil.rrule']).status === 0,
+);
+if (!PYTHON) {
+  if (process.env.CI || process.env.REQUIRE_POSTGRES === '1')
+    throw new Error('python3 with dateutil is required here (Debian: apt-get install python3-dateutil)');
+  process.stderr.write(
+    '\n*** python3-dateutil not found: the dateutil cross-check is SKIPPED on this machine. ***\n\n',
+  );
+}
 const CASES = 240;
 
 const ZONES = [
@@ -147,13 +163,13 @@ function theirs(cases: readonly Case[]): number[][] {
     exdates: c.exdates,
   }));
   return JSON.parse(
-    execFileSync('python3', [SCRIPT], { input: JSON.stringify(input), encoding: 'utf8' }),
+    execFileSync(PYTHON ?? 'python3', [SCRIPT], { input: JSON.stringify(input), encoding: 'utf8' }),
   ) as number[][];
 }
 
 const iso = (seconds: number[]) => seconds.map((s) => new Date(s * 1000).toISOString());
 
-describe('recurrence expansion agrees with python-dateutil', () => {
+describe('recurrence expansion agrees with python-dateutil', { skip: PYTHON === undefined }, () => {
   it(`${CASES} generated rules in zones with DST changes give identical occurrence lists`, () => {
     const cases = Array.from({ length: CASES }, (_, i) => generate(i));
     const expected = theirs(cases);

@@ -91,6 +91,7 @@ export const EventSchema = Type.Object(
     occurrences_url: Type.Union([Type.String({ format: 'uri' }), Type.Null()], {
       description: "The REST URL of a series' occurrences",
     }),
+    password: Type.Optional(Type.String({ description: 'context=edit only: the event password (empty: none)' })),
     json_ld: Type.Optional(JsonLdSchema),
     ...TranslationsSchema,
   },
@@ -284,4 +285,16 @@ export const eventListArgs = {
     true,
   ),
   password: arg.string({ description: 'Unlocks the protected fields of events with this password' }),
+  modified_after: arg.date({ description: 'Events last modified at or after this instant (no day rounding)' }),
+  modified_before: arg.date({ description: 'Events last modified before this instant (no day rounding)' }),
+  orderby: arg.lenientChoice(['start', 'modified'], {
+    description: 'Order by start (default) or by last modification, then id; other values are ignored',
+  }),
+  order: arg.lenientChoice(['asc', 'desc'], {
+    description: 'Ascending (default) or descending, with a recognised orderby; other values are ignored',
+  }),
+  context: arg.enumOf(['view', 'edit'] as const, {
+    description:
+      'edit (editors and administrators): list events hidden from listings too, each with its password and translations',
+  }),
 };

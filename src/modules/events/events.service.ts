@@ -1,3 +1,5 @@
+import { NO_CONDITIONS, requireCurrent, type WriteConditions } from '../../http/conditional.js';
+import { eventValidator } from '../sync/validators.js';
 import { DateTime } from 'luxon';
 import { callerCan } from '../../auth/caller.js';
 import type { ChangeSet } from '../../changes/change-set.js';
@@ -94,6 +96,16 @@ export async function loadBundles(
       tags: eventTerms.filter((t) => t.taxonomy === TAGS.key),
     };
   });
+}
+
+/** Events' full rows in the order of `ids`, in the request's languages. */
+export async function findEventRows(state: EventsState, ctx: RequestContext, ids: readonly number[]) {
+  return repo.findEvents(state.db, ids, languages(state, ctx));
+}
+
+/** An event's password (empty: none), for `context=edit` (API.md §18). */
+export async function eventPassword(state: EventsState, id: number): Promise<string> {
+  return (await posts.findPostBase(state.db, id))?.password ?? '';
 }
 
 /**
@@ -439,6 +451,7 @@ export async function insertEventIn(
       recurrence_id: null,
       overrides: null,
     });
+    changes.created('event', id);
     await writeRelations(state, ctx, trx, id, rel);
     await repo.refreshSearchDocument(trx, id);
     if (recurrence) await syncSeries(state.config, ctx.now, trx, changes, id);
@@ -665,7 +678,7 @@ export async function updateEvent(
   if (!canEditPost(ctx.caller, post)) throw forbidden(ctx.caller !== null);
   requireAuthorChange(ctx, input.author);
   await withSlugRetry((attempt) =>
-    ctx.write((trx, changes) => updateEventIn(state, ctx, trx, changes, post.id, input, rel, attempt)),
+    ctx.write((trx, changes) => updateEventIn(state, ctx, trx, changes, post.id, input, rel, attempt, ctx.conditions)),
   );
   return post.id;
 }
@@ -684,9 +697,13 @@ export async function updateEventIn(
   input: EventWriteInput,
   rel: Relations,
   attempt: number,
+  conditions: WriteConditions = NO_CONDITIONS,
 ): Promise<void> {
   const current = requireEvent(await posts.lockPostBase(trx, id), id);
   if (!canEditPost(ctx.caller, current)) throw forbidden(ctx.caller !== null);
+  // `If-Match` of an item route (API.md §21), checked on the event as locked.
+  await requireCurrent(conditions, () => eventValidator(trx, state.config, ctx.caller, id, 'view'));
+  changeSet.updated('event', id, current);
   // Its place in a series (API.md §20), as locked: a series' occurrences follow it below.
   const place = await seriesRepo.seriesColumns(trx, id);
   const occurrence = place?.series_id != null;
@@ -757,12 +774,14 @@ export async function deleteEvent(
   if (force) {
     const last = await loadEvent(state, ctx, post.id);
     await ctx.write(async (trx, changes) => {
+      await requireCurrent(ctx.conditions, () => eventValidator(trx, state.config, ctx.caller, post.id, 'view'));
       const before = await repo.countState(trx, post.id, dialectOfExecutor(trx) === 'postgres');
       // A series goes with its occurrences; a deleted occurrence stays excluded from its series (API.md §20.3).
       if (place?.recurrence != null) await syncSeriesRemoved(trx, changes, post.id);
       if (place?.series_id != null && place.recurrence_id !== null)
         await seriesRepo.excludeFromSeries(trx, place.series_id, place.recurrence_id);
       await posts.deletePost(trx, post.id);
+      changes.deleted('event', post.id, post);
       const deltas = countDeltas(before, { published: false, termIds: [] });
       await termsRepo.adjustTermCounts(trx, deltas);
       recordChange(changes, post.id, deltas);
@@ -773,6 +792,8 @@ export async function deleteEvent(
     // Of two concurrent deletes, the second finds the event trashed (410); a concurrent rename is kept.
     const current = requireEvent(await posts.lockPostBase(trx, post.id), post.id);
     if (current.status === 'trash') throw new ApiError('event-is-in-trash');
+    await requireCurrent(ctx.conditions, () => eventValidator(trx, state.config, ctx.caller, post.id, 'view'));
+    changes.updated('event', post.id, current);
     return withCounts(trx, changes, post.id, async () => {
       await posts.updatePost(trx, post.id, {
         status: 'trash',

@@ -132,7 +132,8 @@ async function publicSearch(
   filter: repo.EventFilter,
   version: string,
 ): Promise<number[] | undefined> {
-  if (!filter.search || filter.include || !posts.seesPublishedOnly(filter.caller)) return undefined;
+  // The candidates merge in start order and know nothing of modification times.
+  if (!filter.search || filter.include || filter.order || !posts.seesPublishedOnly(filter.caller)) return undefined;
   // The candidates know no series (API.md §20.2).
   if (filter.collapse || filter.seriesId !== undefined) return undefined;
   const { include: words, exclude: excluded } = filter.search;
@@ -167,6 +168,9 @@ const onlyWhatCandidatesKnow = (filter: repo.EventFilter) =>
     filter.geoloc,
     filter.near,
     filter.unprotected,
+    filter.modifiedMin,
+    filter.modifiedBefore,
+    filter.order,
     // The candidates know no series (API.md §20.2).
     filter.collapse,
     filter.seriesId,

@@ -32,6 +32,8 @@ export interface EventFilter {
   include?: number[];
   geoloc?: boolean;
   near?: { lat: number; lng: number; radiusKm: number };
+  /** Lists events hidden from listings too (`context=edit`, API.md §18, for copies of a calendar). */
+  includeHidden?: boolean;
   /** Leaves out password-protected events (iCalendar feeds, API.md §19: what any subscriber may see in full). */
   unprotected?: boolean;
   /**
@@ -43,7 +45,15 @@ export interface EventFilter {
   seriesId?: number;
   /** A superset of the result already narrowed in memory (search/candidates.ts); every condition still applies. */
   candidateIds?: readonly number[];
+  /** Last modified at or after / before these instants (API.md §21). */
+  modifiedMin?: number;
+  modifiedBefore?: number;
+  /** Another order than start then id ascending (`orderby`, `order`, API.md §21). */
+  order?: { by: 'start' | 'modified'; desc: boolean };
 }
+
+/** The post's last modification, read from the event row's own post. */
+const MODIFIED = sql<number>`(SELECT p.modified_at FROM posts p WHERE p.id = events.post_id)`;
 
 /** Whether the caller may edit the event in `posts` (API.md §4), as SQL: such callers see protected text. */
 function editableBy(caller: Caller | null): Expression<SqlBool> {
@@ -88,7 +98,7 @@ const events = expressionBuilder<Database, 'events'>();
 
 /** What the listing runs on the filtered set: its selections are ordered, paged and executed. */
 interface RowsQuery<Row> {
-  orderBy(expression: Expression<unknown>): RowsQuery<Row>;
+  orderBy(expression: Expression<unknown>, direction?: 'asc' | 'desc'): RowsQuery<Row>;
   limit(limit: number): RowsQuery<Row>;
   offset(offset: number): RowsQuery<Row>;
   execute(): Promise<Row[]>;
@@ -133,12 +143,10 @@ const GROUP = [sql<number>`COALESCE(events.series_id, events.post_id)`.as('id'),
 
 /** The conditions on the events table alone: they use the listing indexes (migration 0004). */
 function eventConditions(db: Executor, filter: EventFilter): Expression<SqlBool>[] {
-  const conditions = [
-    visibleTo('events', filter.caller, filter.statuses),
-    filter.seriesId === undefined
-      ? events('events.hide_from_listings', '=', 0)
-      : events('events.series_id', '=', filter.seriesId),
-  ];
+  const conditions = [visibleTo('events', filter.caller, filter.statuses)];
+  // A series' occurrences list its hidden ones too (API.md §20.2), as context=edit lists do (§18).
+  if (filter.seriesId !== undefined) conditions.push(events('events.series_id', '=', filter.seriesId));
+  else if (!filter.includeHidden) conditions.push(events('events.hide_from_listings', '=', 0));
   if (filter.startMin !== undefined) conditions.push(events('events.start_key', '>=', filter.startMin));
   if (filter.startBefore !== undefined) conditions.push(events('events.start_key', '<', filter.startBefore));
   if (filter.startAfter !== undefined) conditions.push(events('events.start_key', '>', filter.startAfter));
@@ -172,6 +180,8 @@ function eventConditions(db: Executor, filter: EventFilter): Expression<SqlBool>
     // The protected posts are read once, from their own index (posts_protected, migration 0020):
     // a look at each listed event's post row made counting a year of events ten times slower.
     conditions.push(sql<SqlBool>`events.post_id NOT IN (SELECT id FROM posts WHERE password <> '')`);
+  if (filter.modifiedMin !== undefined) conditions.push(sql<SqlBool>`${MODIFIED} >= ${filter.modifiedMin}`);
+  if (filter.modifiedBefore !== undefined) conditions.push(sql<SqlBool>`${MODIFIED} < ${filter.modifiedBefore}`);
   if (filter.geoloc)
     conditions.push(
       sql<SqlBool>`EXISTS (SELECT 1 FROM venues v WHERE v.post_id = events.venue_id AND v.geo_lat IS NOT NULL AND v.geo_lng IS NOT NULL)`,
@@ -285,8 +295,9 @@ export async function listEventIds(
         events.ref('events.start_key'),
         events.ref('events.post_id'),
       ]
-    : [events.ref('events.start_key'), events.ref('events.post_id')];
-  const ordered = order.reduce((q, key) => q.orderBy(key), filtered(db, filter, languages).ids);
+    : [filter.order?.by === 'modified' ? MODIFIED : events.ref('events.start_key'), events.ref('events.post_id')];
+  const direction = !filter.include && filter.order?.desc ? 'desc' : 'asc';
+  const ordered = order.reduce((q, key) => q.orderBy(key, direction), filtered(db, filter, languages).ids);
   const rows = await (limit === undefined ? ordered : ordered.limit(limit).offset(offset)).execute();
   return rows.map((row) => row.id);
 }

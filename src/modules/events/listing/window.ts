@@ -33,7 +33,11 @@ export function effectiveBounds(
   const zone = zoneOf(config.siteTimezone);
   const startOfDay = (dt: DateTime) => (input.strict_dates ? dt : dayEdge(dt, zone, 'start'));
   const endOfDay = (dt: DateTime) => (input.strict_dates ? dt : dayEdge(dt, zone, 'end'));
-  const relative = RELATIVE.some((name) => input[name] !== undefined);
+  // `modified_after` / `modified_before` also drop the default window (API.md §21): a sync wants every change.
+  const relative =
+    RELATIVE.some((name) => input[name] !== undefined) ||
+    input.modified_after !== undefined ||
+    input.modified_before !== undefined;
   const window = relative || !withDefault ? undefined : defaultWindow(config, ctx);
   const bounds: EffectiveBounds = {
     start_date: input.start_date ? startOfDay(input.start_date) : window?.start,
