@@ -22,13 +22,12 @@ for (const dialect of await testDialects()) {
 
     it('a Google Calendar export creates its events on the right wall clock, zone, venue, organizer and categories', async () => {
       const result = await imported(t.api, fixture('google-export.ics'));
-      assert.equal(result.created.length, 3, JSON.stringify(result));
+      assert.equal(result.created.length, 4, JSON.stringify(result));
       assert.deepEqual(result.updated, []);
       assert.deepEqual(result.unchanged, []);
-      // The weekly series and its override wait for recurring events (issue 26).
+      // The weekly series is imported; its moved occurrence (an override) is not yet.
       assert.deepEqual(result.skipped, [
-        { uid: 'weekly-choir-rehearsal@google.com', reason: 'recurrence not supported' },
-        { uid: 'weekly-choir-rehearsal@google.com', reason: 'recurrence not supported' },
+        { uid: 'weekly-choir-rehearsal@google.com', reason: 'overrides not supported' },
       ]);
       assert.equal(result.dry_run, false);
 
@@ -76,6 +75,18 @@ for (const dialect of await testDialects()) {
       );
       // The same LOCATION twice in one file: one venue.
       assert.equal(poetry.venue.id, coffee.venue.id);
+
+      // RRULE: a series with that rule, its ten Tuesday evenings in Berlin time.
+      const choir = await eventByUid(t.api, 'weekly-choir-rehearsal@google.com');
+      assert.ok(result.created.includes(choir.id));
+      assert.equal(choir.is_recurring, true);
+      assert.deepEqual(choir.recurrence, ['RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=10']);
+      assert.equal(choir.start_date, '2027-01-05 19:00:00');
+      assert.equal(choir.timezone, 'Europe/Berlin');
+      const occurrences = await t.api.get(`/events/${choir.id}/occurrences`, { query: { per_page: 50 } });
+      assert.equal(occurrences.status, 200, occurrences.text);
+      assert.equal(occurrences.json.total, 10);
+      assert.equal(occurrences.json.events[9].start_date, '2027-03-09 19:00:00');
     });
 
     it('an Outlook export: Windows zone names, a custom VTIMEZONE, floating times, folded UIDs, X-ALT-DESC', async () => {
@@ -113,11 +124,14 @@ for (const dialect of await testDialects()) {
 
     it('importing the same files again changes nothing: every event is unchanged', async () => {
       const before = await snapshot(t.api);
-      for (const name of ['google-export.ics', 'outlook-export.ics']) {
+      for (const [name, events] of [
+        ['google-export.ics', 4],
+        ['outlook-export.ics', 3],
+      ] as const) {
         const result = await imported(t.api, fixture(name));
         assert.deepEqual(result.created, []);
         assert.deepEqual(result.updated, []);
-        assert.equal(result.unchanged.length, 3);
+        assert.equal(result.unchanged.length, events);
       }
       assert.deepEqual(await snapshot(t.api), before);
     });
@@ -316,6 +330,35 @@ for (const dialect of await testDialects()) {
       assert.notEqual(fresh.id, organizer.json.id);
       assert.equal(fresh.organizer, 'Fresh Organizer');
       assert.equal(fresh.email, 'fresh@example.org');
+    });
+
+    it('series: RDATE and EXDATE lines merged by parameters; rules beyond §20.1 and orphan RECURRENCE-IDs skipped', async () => {
+      const result = await imported(
+        t.api,
+        calendar(
+          vevent('series@example.org', {
+            extra: [
+              'RRULE:FREQ=DAILY;COUNT=5',
+              'EXDATE:20270302T100000Z',
+              'EXDATE:20270303T100000Z',
+              'RDATE;TZID=Europe/Paris:20270310T110000',
+            ],
+          }),
+          vevent('too-many@example.org', { extra: ['RRULE:FREQ=DAILY;COUNT=5000'] }),
+          vevent('orphan@example.org', { extra: ['RECURRENCE-ID:20270301T100000Z'] }),
+        ),
+      );
+      assert.equal(result.created.length, 1, JSON.stringify(result));
+      const series = await eventByUid(t.api, 'series@example.org');
+      assert.deepEqual(series.recurrence, [
+        'RRULE:FREQ=DAILY;COUNT=5',
+        'EXDATE:20270302T100000Z,20270303T100000Z',
+        'RDATE;TZID=Europe/Paris:20270310T110000',
+      ]);
+      assert.equal(result.skipped.length, 2);
+      assert.equal(result.skipped[0].uid, 'too-many@example.org');
+      assert.match(result.skipped[0].reason, /^line 1: /);
+      assert.deepEqual(result.skipped[1], { uid: 'orphan@example.org', reason: 'no series for RECURRENCE-ID' });
     });
 
     it('dry_run reports what would happen (UIDs for creations) and changes nothing', async () => {

@@ -13,6 +13,8 @@ export interface ImportedEvent {
   readonly uid: string | null;
   readonly recurring: boolean;
   readonly recurrenceId: string | null;
+  /** A series' RRULE, RDATE and EXDATE lines (empty for a plain event). */
+  readonly recurrence: string[];
   readonly title: string | null;
   /** HTML: X-ALT-DESC, else DESCRIPTION as paragraphs (sanitised when stored). */
   readonly description: string;
@@ -138,6 +140,7 @@ export function readEvents(calendar: ScannedCalendar): ImportedEvent[] {
       uid: scanned.uid,
       recurring: scanned.recurring,
       recurrenceId: scanned.recurrenceId,
+      recurrence: scanned.recurring ? scanned.recurrence : [],
       title: titleOf(event.summary),
       description: descriptionOf(event),
       allDay,

@@ -11,7 +11,9 @@ import {
   updateEventIn,
   type EventCreateInput,
   type Relations,
+  type Times,
 } from '../events/events.service.js';
+import { checkRecurrence } from '../events/series/series.service.js';
 import { withSlugRetry } from '../posts/posts.writes.js';
 import { CATEGORIES, TAGS } from '../terms/taxonomies.js';
 import { fetchCalendar, IMPORT_FETCH_LIMITS, type ResolveHost } from './ics.fetch.js';
@@ -99,6 +101,8 @@ interface ImportRun {
   /** The `categories` and `tags` options, as term ids. */
   readonly categories: number[];
   readonly tags: number[] | undefined;
+  /** UIDs of the series the file holds (their RECURRENCE-ID copies are overrides). */
+  readonly seriesInFile: ReadonlySet<string>;
 }
 
 type Outcome = { kind: 'created' | 'updated' | 'unchanged'; id: number } | { kind: 'skipped'; reason: string };
@@ -113,7 +117,21 @@ function mappedFields(run: ImportRun, event: ImportedEvent): EventCreateInput {
     timezone: event.timezone,
     all_day: event.allDay,
     website: websiteOf(event, run.state.config.publicUrl),
+    recurrence: event.recurrence,
   };
+}
+
+/** Why a series' lines fall outside API.md §20.1's limits (`line {n}: {reason}`), or undefined when they do not. */
+function recurrenceProblem(run: ImportRun, input: EventCreateInput, times: Times): string | undefined {
+  if (!input.recurrence || input.recurrence.length === 0) return undefined;
+  try {
+    checkRecurrence(run.state.config, run.ctx.now, input.recurrence, times);
+    return undefined;
+  } catch (error) {
+    const problem = error instanceof ApiError ? error.options.invalid?.get('recurrence') : undefined;
+    if (!problem) throw error;
+    return `line ${String(problem.vars?.line)}: ${String(problem.vars?.reason)}`;
+  }
 }
 
 /** Venue, organizer and categories (matched or created), and the options' terms. */
@@ -139,16 +157,17 @@ async function importEvent(
 ): Promise<Outcome> {
   const { state, ctx, trx, changes, attempt } = run;
   const identity = { sequence: event.sequence, stamp: event.stamp };
+  if (event.recurrenceId !== null) {
+    // Overrides of a series' occurrences are not imported yet (docs/api.md, "Importing iCalendar").
+    const series = run.seriesInFile.has(event.uid ?? '') || target !== undefined;
+    return { kind: 'skipped', reason: series ? 'overrides not supported' : 'no series for RECURRENCE-ID' };
+  }
   if (target?.status === 'trash') return { kind: 'skipped', reason: 'trashed' };
   if (!target && event.cancelled) return { kind: 'skipped', reason: 'cancelled' };
   if (target && !isNewer(event, target)) return { kind: 'unchanged', id: target.id };
-  if (target) {
-    // An update replaces the mapped fields, never the status, except that CANCELLED trashes.
-    if (event.cancelled) await updateEventIn(state, ctx, trx, changes, target.id, { status: 'trash' }, {}, attempt);
-    else {
-      const rel = await mappedRelations(run, event);
-      await updateEventIn(state, ctx, trx, changes, target.id, mappedFields(run, event), rel, attempt);
-    }
+  if (target && event.cancelled) {
+    // An update never changes the status, except that CANCELLED trashes.
+    await updateEventIn(state, ctx, trx, changes, target.id, { status: 'trash' }, {}, attempt);
     await repo.setImportIdentity(trx, target.id, identity);
     return { kind: 'updated', id: target.id };
   }
@@ -160,7 +179,15 @@ async function importEvent(
     if (error instanceof ApiError) return { kind: 'skipped', reason: 'invalid dates' };
     throw error;
   }
+  const refused = recurrenceProblem(run, input, times);
+  if (refused !== undefined) return { kind: 'skipped', reason: refused };
   const rel = await mappedRelations(run, event);
+  if (target) {
+    // An update replaces the mapped fields (the recurrence among them).
+    await updateEventIn(state, ctx, trx, changes, target.id, input, rel, attempt);
+    await repo.setImportIdentity(trx, target.id, identity);
+    return { kind: 'updated', id: target.id };
+  }
   const publishedAt = Math.floor(ctx.now.toSeconds());
   const ical = { uid: event.uid ?? '', sequence: event.sequence };
   const id = await insertEventIn(
@@ -206,6 +233,7 @@ export async function importCalendar(deps: ImportDeps, ctx: RequestContext, inpu
           linker: new Linker(state, ctx, trx, changes),
           categories: await relations.materialiseTerms(ctx, trx, CATEGORIES, options.categories),
           tags: options.tags ? await relations.materialiseTerms(ctx, trx, TAGS, options.tags) : undefined,
+          seriesInFile: new Set(winners.filter((e) => e.recurrence.length > 0).map((e) => e.uid ?? '')),
         };
         const result: ImportResult = {
           created: [],
