@@ -22,13 +22,11 @@ for (const dialect of await testDialects()) {
 
     it('a Google Calendar export creates its events on the right wall clock, zone, venue, organizer and categories', async () => {
       const result = await imported(t.api, fixture('google-export.ics'));
+      // Three events and the weekly series; its moved session overrides one occurrence (updated).
       assert.equal(result.created.length, 4, JSON.stringify(result));
-      assert.deepEqual(result.updated, []);
+      assert.equal(result.updated.length, 1);
       assert.deepEqual(result.unchanged, []);
-      // The weekly series is imported; its moved occurrence (an override) is not yet.
-      assert.deepEqual(result.skipped, [
-        { uid: 'weekly-choir-rehearsal@google.com', reason: 'overrides not supported' },
-      ]);
+      assert.deepEqual(result.skipped, []);
       assert.equal(result.dry_run, false);
 
       // The night Berlin moves to summer time: 03:30 CEST is 01:30 UTC.
@@ -87,6 +85,13 @@ for (const dialect of await testDialects()) {
       assert.equal(occurrences.status, 200, occurrences.text);
       assert.equal(occurrences.json.total, 10);
       assert.equal(occurrences.json.events[9].start_date, '2027-03-09 19:00:00');
+      // RECURRENCE-ID 2027-01-12 19:00 Berlin: that occurrence now starts at 20:00, under its own title.
+      const moved = (await t.api.get(`/events/${result.updated[0]}`)).json;
+      assert.equal(moved.series_id, choir.id);
+      assert.equal(moved.recurrence_id, '20270112T180000Z');
+      assert.equal(moved.title, 'Choir rehearsal (late start)');
+      assert.equal(moved.start_date, '2027-01-12 20:00:00');
+      assert.equal(moved.end_date, '2027-01-12 22:00:00');
     });
 
     it('an Outlook export: Windows zone names, a custom VTIMEZONE, floating times, folded UIDs, X-ALT-DESC', async () => {
@@ -125,7 +130,7 @@ for (const dialect of await testDialects()) {
     it('importing the same files again changes nothing: every event is unchanged', async () => {
       const before = await snapshot(t.api);
       for (const [name, events] of [
-        ['google-export.ics', 4],
+        ['google-export.ics', 5],
         ['outlook-export.ics', 3],
       ] as const) {
         const result = await imported(t.api, fixture(name));
@@ -346,6 +351,7 @@ for (const dialect of await testDialects()) {
           }),
           vevent('too-many@example.org', { extra: ['RRULE:FREQ=DAILY;COUNT=5000'] }),
           vevent('orphan@example.org', { extra: ['RECURRENCE-ID:20270301T100000Z'] }),
+          vevent('series@example.org', { extra: ['RECURRENCE-ID:20270301T110000Z'] }),
         ),
       );
       assert.equal(result.created.length, 1, JSON.stringify(result));
@@ -355,10 +361,14 @@ for (const dialect of await testDialects()) {
         'EXDATE:20270302T100000Z,20270303T100000Z',
         'RDATE;TZID=Europe/Paris:20270310T110000',
       ]);
-      assert.equal(result.skipped.length, 2);
+      assert.equal(result.skipped.length, 3);
       assert.equal(result.skipped[0].uid, 'too-many@example.org');
       assert.match(result.skipped[0].reason, /^line 1: /);
-      assert.deepEqual(result.skipped[1], { uid: 'orphan@example.org', reason: 'no series for RECURRENCE-ID' });
+      assert.deepEqual(result.skipped.slice(1), [
+        { uid: 'orphan@example.org', reason: 'no series for RECURRENCE-ID' },
+        // The series starts at 10:00 each day: no occurrence starts at 11:00.
+        { uid: 'series@example.org', reason: 'unknown RECURRENCE-ID' },
+      ]);
     });
 
     it('dry_run reports what would happen (UIDs for creations) and changes nothing', async () => {

@@ -1,6 +1,8 @@
+import { DateTime } from 'luxon';
 import { callerCan } from '../../auth/caller.js';
 import type { ChangeSet } from '../../changes/change-set.js';
 import type { Executor } from '../../db/schema.js';
+import { DB_FORMAT } from '../../domain/dates.js';
 import { ApiError, forbidden, invalidParams, type ParamProblem } from '../../errors.js';
 import type { RequestContext } from '../../http/context.js';
 import type { EventsState } from '../events/events.state.js';
@@ -101,8 +103,8 @@ interface ImportRun {
   /** The `categories` and `tags` options, as term ids. */
   readonly categories: number[];
   readonly tags: number[] | undefined;
-  /** UIDs of the series the file holds (their RECURRENCE-ID copies are overrides). */
-  readonly seriesInFile: ReadonlySet<string>;
+  /** The series of this import by UID, once written or found unchanged (their RECURRENCE-ID copies are overrides). */
+  readonly seriesIds: Map<string, number>;
 }
 
 type Outcome = { kind: 'created' | 'updated' | 'unchanged'; id: number } | { kind: 'skipped'; reason: string };
@@ -149,6 +151,33 @@ async function mappedRelations(run: ImportRun, event: ImportedEvent): Promise<Re
   };
 }
 
+/**
+ * A VEVENT with a RECURRENCE-ID (API.md §20.4): the override of its series' occurrence with that
+ * original start, under the same upsert rule; its fields become the occurrence's own. The zone
+ * belongs to the series, so the times are given in the occurrence's zone.
+ */
+async function importOverride(run: ImportRun, event: ImportedEvent, seriesId: number): Promise<Outcome> {
+  const { state, ctx, trx, changes, attempt } = run;
+  const target =
+    event.occurrenceId !== null ? await repo.occurrenceTarget(trx, seriesId, event.occurrenceId) : undefined;
+  if (!target) return { kind: 'skipped', reason: 'unknown RECURRENCE-ID' };
+  if (target.status === 'trash') return { kind: 'skipped', reason: 'trashed' };
+  if (!isNewer(event, target)) return { kind: 'unchanged', id: target.id };
+  if (event.cancelled) {
+    await updateEventIn(state, ctx, trx, changes, target.id, { status: 'trash' }, {}, attempt);
+  } else {
+    const { timezone, recurrence: _lines, ...fields } = mappedFields(run, event);
+    const inZone = (text: string) =>
+      event.allDay
+        ? text
+        : DateTime.fromFormat(text, DB_FORMAT, { zone: timezone }).setZone(target.timezone).toFormat(DB_FORMAT);
+    const input = { ...fields, start_date: inZone(event.start), end_date: inZone(event.end) };
+    await updateEventIn(state, ctx, trx, changes, target.id, input, await mappedRelations(run, event), attempt);
+  }
+  await repo.setImportIdentity(trx, target.id, { sequence: event.sequence, stamp: event.stamp });
+  return { kind: 'updated', id: target.id };
+}
+
 /** One winning VEVENT: created, updated, left unchanged or skipped, by the upsert rules of API.md §19.3. */
 async function importEvent(
   run: ImportRun,
@@ -158,9 +187,10 @@ async function importEvent(
   const { state, ctx, trx, changes, attempt } = run;
   const identity = { sequence: event.sequence, stamp: event.stamp };
   if (event.recurrenceId !== null) {
-    // Overrides of a series' occurrences are not imported yet (docs/api.md, "Importing iCalendar").
-    const series = run.seriesInFile.has(event.uid ?? '') || target !== undefined;
-    return { kind: 'skipped', reason: series ? 'overrides not supported' : 'no series for RECURRENCE-ID' };
+    const seriesId = run.seriesIds.get(event.uid ?? '') ?? target?.id;
+    return seriesId === undefined
+      ? { kind: 'skipped', reason: 'no series for RECURRENCE-ID' }
+      : importOverride(run, event, seriesId);
   }
   if (target?.status === 'trash') return { kind: 'skipped', reason: 'trashed' };
   if (!target && event.cancelled) return { kind: 'skipped', reason: 'cancelled' };
@@ -233,7 +263,7 @@ export async function importCalendar(deps: ImportDeps, ctx: RequestContext, inpu
           linker: new Linker(state, ctx, trx, changes),
           categories: await relations.materialiseTerms(ctx, trx, CATEGORIES, options.categories),
           tags: options.tags ? await relations.materialiseTerms(ctx, trx, TAGS, options.tags) : undefined,
-          seriesInFile: new Set(winners.filter((e) => e.recurrence.length > 0).map((e) => e.uid ?? '')),
+          seriesIds: new Map(),
         };
         const result: ImportResult = {
           created: [],
@@ -243,11 +273,14 @@ export async function importCalendar(deps: ImportDeps, ctx: RequestContext, inpu
           dry_run: input.dryRun,
         };
         const targets = await repo.eventsByUid(trx, [...new Set(winners.map((e) => e.uid ?? ''))]);
-        for (const [index, event] of winners.entries()) {
+        // Series before overrides, so that an override finds the occurrences its series made.
+        const ordered = [...winners].sort((a, b) => Number(a.recurrenceId !== null) - Number(b.recurrenceId !== null));
+        for (const [index, event] of ordered.entries()) {
           // SQLite runs every statement synchronously: without a turn of the event loop now and then, a
           // file of thousands of events would hold up every other request (cached reads, /health) for seconds.
           if (index % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((resolve) => setImmediate(resolve));
           const outcome = await importEvent(run, event, targets.get(event.uid ?? ''));
+          if (outcome.kind !== 'skipped' && event.recurrence.length > 0) run.seriesIds.set(event.uid ?? '', outcome.id);
           if (outcome.kind === 'skipped') result.skipped.push({ uid: event.uid, reason: outcome.reason });
           else if (outcome.kind === 'created') result.created.push(input.dryRun ? (event.uid ?? '') : outcome.id);
           else result[outcome.kind].push(outcome.id);
