@@ -415,6 +415,33 @@ for (const dialect of await testDialects()) {
       assert.ok(result.unchanged.length >= 2, JSON.stringify(result));
       assert.deepEqual(await snapshot(t.api), before);
     });
+
+    it('re-importing our own series with an override creates and changes nothing', async () => {
+      const series = await createEvent(t.api, {
+        title: 'Own weekly',
+        start_date: '2026-12-02 18:00:00',
+        end_date: '2026-12-02 19:00:00',
+        timezone: 'Europe/Paris',
+        recurrence: ['RRULE:FREQ=WEEKLY;COUNT=4'],
+      });
+      const occurrences = await t.api.get(`/events/${series.id}/occurrences`);
+      assert.equal(occurrences.json.total, 4, occurrences.text);
+      const second = occurrences.json.events[1];
+      const patched = await t.api.patch(
+        `/events/${second.id}`,
+        { title: 'Own weekly (moved)', start_date: '2026-12-09 19:00:00', end_date: '2026-12-09 20:00:00' },
+        { as: 'administrator' },
+      );
+      assert.equal(patched.status, 200, patched.text);
+      const feed = await t.api.get('/ical/events.ics', { raw: true });
+      assert.match(feed.text, /RECURRENCE-ID/);
+      const before = await snapshot(t.api);
+      const result = await imported(t.api, feed.text);
+      assert.deepEqual(result.created, []);
+      assert.deepEqual(result.updated, []);
+      assert.ok(result.unchanged.includes(series.id) && result.unchanged.includes(second.id), JSON.stringify(result));
+      assert.deepEqual(await snapshot(t.api), before);
+    });
   });
 
   describe(`POST /import/ics: broken input changes nothing (API.md §19.3) [${dialect}]`, () => {
