@@ -13,6 +13,10 @@ export interface ImportedEvent {
   readonly uid: string | null;
   readonly recurring: boolean;
   readonly recurrenceId: string | null;
+  /** RECURRENCE-ID as occurrences store it (API.md §20.2): UTC `20270105T180000Z`, all-day `20270105`. */
+  readonly occurrenceId: string | null;
+  /** A series' RRULE, RDATE and EXDATE lines (empty for a plain event). */
+  readonly recurrence: string[];
   readonly title: string | null;
   /** HTML: X-ALT-DESC, else DESCRIPTION as paragraphs (sanitised when stored). */
   readonly description: string;
@@ -115,6 +119,19 @@ function timesOf(event: Parsed, allDay: boolean, zone: string): { start: string;
   return { start: start.toFormat(DB_FORMAT), end: DateTime.max(start, end).toFormat(DB_FORMAT) };
 }
 
+/** The original start a RECURRENCE-ID names, as occurrences store it: a date as written, a time in UTC. */
+function occurrenceIdOf(value: unknown): string | null {
+  if (!(value instanceof Date) || Number.isNaN(value.getTime())) return null;
+  const dated: Date & { dateOnly?: boolean } = value;
+  if (dated.dateOnly)
+    return DateTime.fromObject({
+      year: value.getFullYear(),
+      month: value.getMonth() + 1,
+      day: value.getDate(),
+    }).toFormat('yyyyMMdd');
+  return DateTime.fromJSDate(value, { zone: 'utc' }).toFormat("yyyyMMdd'T'HHmmss'Z'");
+}
+
 /** The VEVENTs of a scanned calendar, in file order, read by node-ical (text unescaped, DURATION applied). */
 export function readEvents(calendar: ScannedCalendar): ImportedEvent[] {
   let parsed: nodeIcal.CalendarResponse;
@@ -138,6 +155,8 @@ export function readEvents(calendar: ScannedCalendar): ImportedEvent[] {
       uid: scanned.uid,
       recurring: scanned.recurring,
       recurrenceId: scanned.recurrenceId,
+      occurrenceId: occurrenceIdOf(event.recurrenceid),
+      recurrence: scanned.recurring ? scanned.recurrence : [],
       title: titleOf(event.summary),
       description: descriptionOf(event),
       allDay,

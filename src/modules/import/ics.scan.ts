@@ -25,6 +25,8 @@ export interface ScannedEvent {
   readonly startZone: string | null;
   /** RRULE or RDATE: a series (API.md §20.4). */
   readonly recurring: boolean;
+  /** Its RRULE, RDATE and EXDATE lines as the series takes them (`recurrence`, API.md §20.1), times rewritten like DTSTART's. */
+  readonly recurrence: string[];
   readonly recurrenceId: string | null;
 }
 
@@ -189,6 +191,20 @@ function rewriteDates(line: ContentLine, zones: Zones): { line: ContentLine; kin
   return { line: { ...line, params: { ...params, TZID: zones.floatingZone } }, kind: 'floating', zone: null };
 }
 
+/**
+ * A series' lines (API.md §20.4): RDATE and EXDATE lines with the same parameters merged into one
+ * first, so that §20.1's limit of 20 lines counts kinds of lines, not dates.
+ */
+function recurrenceLines(found: ContentLine[]): string[] {
+  const merged = new Map<string, ContentLine>();
+  for (const line of found) {
+    const key = lineText({ ...line, value: '' });
+    const earlier = merged.get(key);
+    merged.set(key, earlier && line.name !== 'RRULE' ? { ...earlier, value: `${earlier.value},${line.value}` } : line);
+  }
+  return [...merged.values()].map((line) => lineText(line));
+}
+
 /** The VTIMEZONE blocks of the text, as text, by TZID (read only if a date-time names one that is no IANA or Windows name). */
 function vtimezonesOf(lines: ContentLine[]): Map<string, string> {
   const found = new Map<string, string>();
@@ -236,6 +252,7 @@ export function scanCalendar(text: string, siteTimezone: string): ScannedCalenda
         zone: string | null;
         recurring: boolean;
         recurrenceId: string | null;
+        recurrence: ContentLine[];
       }
     | undefined;
   for (const line of lines) {
@@ -243,7 +260,15 @@ export function scanCalendar(text: string, siteTimezone: string): ScannedCalenda
     if (line.name === 'BEGIN') depth += 1;
     if (line.name === 'END') depth -= 1;
     if (line.name === 'BEGIN' && component === 'VEVENT' && depth === 2) {
-      event = { line: line.line, uid: null, kind: 'floating', zone: null, recurring: false, recurrenceId: null };
+      event = {
+        line: line.line,
+        uid: null,
+        kind: 'floating',
+        zone: null,
+        recurring: false,
+        recurrenceId: null,
+        recurrence: [],
+      };
       output.push('BEGIN:VEVENT', `UID:import-${events.length}`);
     } else if (event && line.name === 'END' && component === 'VEVENT' && depth === 1) {
       output.push('END:VEVENT');
@@ -255,6 +280,7 @@ export function scanCalendar(text: string, siteTimezone: string): ScannedCalenda
         startZone: event.zone,
         recurring: event.recurring,
         recurrenceId: event.recurrenceId,
+        recurrence: recurrenceLines(event.recurrence),
       });
       event = undefined;
     } else if (event && depth === 2 && line.name !== 'BEGIN' && line.name !== 'END') {
@@ -263,8 +289,10 @@ export function scanCalendar(text: string, siteTimezone: string): ScannedCalenda
         const rewritten = rewriteDates(line, zones);
         if (line.name === 'DTSTART') [event.kind, event.zone] = [rewritten.kind, rewritten.zone];
         if (line.name === 'RECURRENCE-ID') event.recurrenceId = line.value.trim();
+        if (line.name === 'RDATE' || line.name === 'EXDATE') event.recurrence.push(rewritten.line);
         output.push(lineText(rewritten.line));
       } else if (READ_PROPERTIES.has(line.name)) output.push(lineText(line));
+      if (line.name === 'RRULE') event.recurrence.push({ ...line, params: {} });
       if (line.name === 'RRULE' || line.name === 'RDATE') event.recurring = true;
     }
   }

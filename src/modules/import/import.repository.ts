@@ -92,3 +92,34 @@ export async function organizerIdByEmail(db: Executor, email: string): Promise<n
     .executeTakeFirst();
   return row?.id;
 }
+
+/** The occurrence of a series with this original start (API.md §20.4 overrides), as an upsert target. */
+export async function occurrenceTarget(
+  db: Executor,
+  seriesId: number,
+  recurrenceId: string,
+): Promise<(ImportTarget & { timezone: string }) | undefined> {
+  const row = await db
+    .selectFrom('events')
+    .innerJoin('posts', 'posts.id', 'events.post_id')
+    .select([
+      'events.post_id as id',
+      'posts.status',
+      'events.ical_sequence',
+      'events.ical_import_stamp',
+      'posts.modified_at',
+      'events.timezone',
+    ])
+    .where('events.series_id', '=', seriesId)
+    .where('events.recurrence_id', '=', recurrenceId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return {
+    id: row.id,
+    ical_uid: '',
+    status: row.status,
+    ical_sequence: Number(row.ical_sequence),
+    stamp: Number(row.ical_import_stamp ?? row.modified_at),
+    timezone: row.timezone,
+  };
+}

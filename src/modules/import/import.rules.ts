@@ -27,10 +27,7 @@ export function selectWinners(events: ImportedEvent[], skipped: Skipped[]): Impo
   }
   const kept: ImportedEvent[] = [];
   for (const event of [...winners.values()].sort((a, b) => a.index - b.index)) {
-    // Series and their overrides wait for recurring events (issue 26, API.md §20.4).
-    if (event.recurring || event.recurrenceId !== null)
-      skipped.push({ uid: event.uid, reason: 'recurrence not supported' });
-    else if (event.title === null) skipped.push({ uid: event.uid, reason: 'no SUMMARY' });
+    if (event.title === null) skipped.push({ uid: event.uid, reason: 'no SUMMARY' });
     else kept.push(event);
   }
   return kept;

@@ -1,6 +1,8 @@
+import { DateTime } from 'luxon';
 import { callerCan } from '../../auth/caller.js';
 import type { ChangeSet } from '../../changes/change-set.js';
 import type { Executor } from '../../db/schema.js';
+import { DB_FORMAT } from '../../domain/dates.js';
 import { ApiError, forbidden, invalidParams, type ParamProblem } from '../../errors.js';
 import type { RequestContext } from '../../http/context.js';
 import type { EventsState } from '../events/events.state.js';
@@ -11,7 +13,9 @@ import {
   updateEventIn,
   type EventCreateInput,
   type Relations,
+  type Times,
 } from '../events/events.service.js';
+import { checkRecurrence } from '../events/series/series.service.js';
 import { withSlugRetry } from '../posts/posts.writes.js';
 import { CATEGORIES, TAGS } from '../terms/taxonomies.js';
 import { fetchCalendar, IMPORT_FETCH_LIMITS, type ResolveHost } from './ics.fetch.js';
@@ -99,6 +103,8 @@ interface ImportRun {
   /** The `categories` and `tags` options, as term ids. */
   readonly categories: number[];
   readonly tags: number[] | undefined;
+  /** The series of this import by UID, once written or found unchanged (their RECURRENCE-ID copies are overrides). */
+  readonly seriesIds: Map<string, number>;
 }
 
 type Outcome = { kind: 'created' | 'updated' | 'unchanged'; id: number } | { kind: 'skipped'; reason: string };
@@ -113,7 +119,21 @@ function mappedFields(run: ImportRun, event: ImportedEvent): EventCreateInput {
     timezone: event.timezone,
     all_day: event.allDay,
     website: websiteOf(event, run.state.config.publicUrl),
+    recurrence: event.recurrence,
   };
+}
+
+/** Why a series' lines fall outside API.md §20.1's limits (`line {n}: {reason}`), or undefined when they do not. */
+function recurrenceProblem(run: ImportRun, input: EventCreateInput, times: Times): string | undefined {
+  if (!input.recurrence || input.recurrence.length === 0) return undefined;
+  try {
+    checkRecurrence(run.state.config, run.ctx.now, input.recurrence, times);
+    return undefined;
+  } catch (error) {
+    const problem = error instanceof ApiError ? error.options.invalid?.get('recurrence') : undefined;
+    if (!problem) throw error;
+    return `line ${String(problem.vars?.line)}: ${String(problem.vars?.reason)}`;
+  }
 }
 
 /** Venue, organizer and categories (matched or created), and the options' terms. */
@@ -131,6 +151,33 @@ async function mappedRelations(run: ImportRun, event: ImportedEvent): Promise<Re
   };
 }
 
+/**
+ * A VEVENT with a RECURRENCE-ID (API.md §20.4): the override of its series' occurrence with that
+ * original start, under the same upsert rule; its fields become the occurrence's own. The zone
+ * belongs to the series, so the times are given in the occurrence's zone.
+ */
+async function importOverride(run: ImportRun, event: ImportedEvent, seriesId: number): Promise<Outcome> {
+  const { state, ctx, trx, changes, attempt } = run;
+  const target =
+    event.occurrenceId !== null ? await repo.occurrenceTarget(trx, seriesId, event.occurrenceId) : undefined;
+  if (!target) return { kind: 'skipped', reason: 'unknown RECURRENCE-ID' };
+  if (target.status === 'trash') return { kind: 'skipped', reason: 'trashed' };
+  if (!isNewer(event, target)) return { kind: 'unchanged', id: target.id };
+  if (event.cancelled) {
+    await updateEventIn(state, ctx, trx, changes, target.id, { status: 'trash' }, {}, attempt);
+  } else {
+    const { timezone, recurrence: _lines, ...fields } = mappedFields(run, event);
+    const inZone = (text: string) =>
+      event.allDay
+        ? text
+        : DateTime.fromFormat(text, DB_FORMAT, { zone: timezone }).setZone(target.timezone).toFormat(DB_FORMAT);
+    const input = { ...fields, start_date: inZone(event.start), end_date: inZone(event.end) };
+    await updateEventIn(state, ctx, trx, changes, target.id, input, await mappedRelations(run, event), attempt);
+  }
+  await repo.setImportIdentity(trx, target.id, { sequence: event.sequence, stamp: event.stamp });
+  return { kind: 'updated', id: target.id };
+}
+
 /** One winning VEVENT: created, updated, left unchanged or skipped, by the upsert rules of API.md §19.3. */
 async function importEvent(
   run: ImportRun,
@@ -139,16 +186,18 @@ async function importEvent(
 ): Promise<Outcome> {
   const { state, ctx, trx, changes, attempt } = run;
   const identity = { sequence: event.sequence, stamp: event.stamp };
+  if (event.recurrenceId !== null) {
+    const seriesId = run.seriesIds.get(event.uid ?? '') ?? target?.id;
+    return seriesId === undefined
+      ? { kind: 'skipped', reason: 'no series for RECURRENCE-ID' }
+      : importOverride(run, event, seriesId);
+  }
   if (target?.status === 'trash') return { kind: 'skipped', reason: 'trashed' };
   if (!target && event.cancelled) return { kind: 'skipped', reason: 'cancelled' };
   if (target && !isNewer(event, target)) return { kind: 'unchanged', id: target.id };
-  if (target) {
-    // An update replaces the mapped fields, never the status, except that CANCELLED trashes.
-    if (event.cancelled) await updateEventIn(state, ctx, trx, changes, target.id, { status: 'trash' }, {}, attempt);
-    else {
-      const rel = await mappedRelations(run, event);
-      await updateEventIn(state, ctx, trx, changes, target.id, mappedFields(run, event), rel, attempt);
-    }
+  if (target && event.cancelled) {
+    // An update never changes the status, except that CANCELLED trashes.
+    await updateEventIn(state, ctx, trx, changes, target.id, { status: 'trash' }, {}, attempt);
     await repo.setImportIdentity(trx, target.id, identity);
     return { kind: 'updated', id: target.id };
   }
@@ -160,7 +209,15 @@ async function importEvent(
     if (error instanceof ApiError) return { kind: 'skipped', reason: 'invalid dates' };
     throw error;
   }
+  const refused = recurrenceProblem(run, input, times);
+  if (refused !== undefined) return { kind: 'skipped', reason: refused };
   const rel = await mappedRelations(run, event);
+  if (target) {
+    // An update replaces the mapped fields (the recurrence among them).
+    await updateEventIn(state, ctx, trx, changes, target.id, input, rel, attempt);
+    await repo.setImportIdentity(trx, target.id, identity);
+    return { kind: 'updated', id: target.id };
+  }
   const publishedAt = Math.floor(ctx.now.toSeconds());
   const ical = { uid: event.uid ?? '', sequence: event.sequence };
   const id = await insertEventIn(
@@ -206,6 +263,7 @@ export async function importCalendar(deps: ImportDeps, ctx: RequestContext, inpu
           linker: new Linker(state, ctx, trx, changes),
           categories: await relations.materialiseTerms(ctx, trx, CATEGORIES, options.categories),
           tags: options.tags ? await relations.materialiseTerms(ctx, trx, TAGS, options.tags) : undefined,
+          seriesIds: new Map(),
         };
         const result: ImportResult = {
           created: [],
@@ -215,11 +273,14 @@ export async function importCalendar(deps: ImportDeps, ctx: RequestContext, inpu
           dry_run: input.dryRun,
         };
         const targets = await repo.eventsByUid(trx, [...new Set(winners.map((e) => e.uid ?? ''))]);
-        for (const [index, event] of winners.entries()) {
+        // Series before overrides, so that an override finds the occurrences its series made.
+        const ordered = [...winners].sort((a, b) => Number(a.recurrenceId !== null) - Number(b.recurrenceId !== null));
+        for (const [index, event] of ordered.entries()) {
           // SQLite runs every statement synchronously: without a turn of the event loop now and then, a
           // file of thousands of events would hold up every other request (cached reads, /health) for seconds.
           if (index % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((resolve) => setImmediate(resolve));
           const outcome = await importEvent(run, event, targets.get(event.uid ?? ''));
+          if (outcome.kind !== 'skipped' && event.recurrence.length > 0) run.seriesIds.set(event.uid ?? '', outcome.id);
           if (outcome.kind === 'skipped') result.skipped.push({ uid: event.uid, reason: outcome.reason });
           else if (outcome.kind === 'created') result.created.push(input.dryRun ? (event.uid ?? '') : outcome.id);
           else result[outcome.kind].push(outcome.id);
