@@ -22,7 +22,7 @@ for (const dialect of await testDialects()) {
 
     it('a Google Calendar export creates its events on the right wall clock, zone, venue, organizer and categories', async () => {
       const result = await imported(t.api, fixture('google-export.ics'));
-      // Three events, the weekly series and its override (test/import/import-recurring.test.ts).
+      // Three events, the weekly series, and the override its moved session makes of one occurrence (created, last).
       assert.equal(result.created.length, 5, JSON.stringify(result));
       assert.deepEqual(result.updated, []);
       assert.deepEqual(result.unchanged, []);
@@ -73,6 +73,25 @@ for (const dialect of await testDialects()) {
       );
       // The same LOCATION twice in one file: one venue.
       assert.equal(poetry.venue.id, coffee.venue.id);
+
+      // RRULE: a series with that rule, its ten Tuesday evenings in Berlin time.
+      const choir = await eventByUid(t.api, 'weekly-choir-rehearsal@google.com');
+      assert.ok(result.created.includes(choir.id));
+      assert.equal(choir.is_recurring, true);
+      assert.deepEqual(choir.recurrence, ['RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=10']);
+      assert.equal(choir.start_date, '2027-01-05 19:00:00');
+      assert.equal(choir.timezone, 'Europe/Berlin');
+      const occurrences = await t.api.get(`/events/${choir.id}/occurrences`, { query: { per_page: 50 } });
+      assert.equal(occurrences.status, 200, occurrences.text);
+      assert.equal(occurrences.json.total, 10);
+      assert.equal(occurrences.json.events[9].start_date, '2027-03-09 19:00:00');
+      // RECURRENCE-ID 2027-01-12 19:00 Berlin: that occurrence now starts at 20:00, under its own title.
+      const moved = (await t.api.get(`/events/${result.created[4]}`)).json;
+      assert.equal(moved.series_id, choir.id);
+      assert.equal(moved.recurrence_id, '20270112T180000Z');
+      assert.equal(moved.title, 'Choir rehearsal (late start)');
+      assert.equal(moved.start_date, '2027-01-12 20:00:00');
+      assert.equal(moved.end_date, '2027-01-12 22:00:00');
     });
 
     it('an Outlook export: Windows zone names, a custom VTIMEZONE, floating times, folded UIDs, X-ALT-DESC', async () => {
@@ -110,15 +129,14 @@ for (const dialect of await testDialects()) {
 
     it('importing the same files again changes nothing: every event is unchanged', async () => {
       const before = await snapshot(t.api);
-      // The Google file also holds a weekly series and its override.
-      for (const [name, count] of [
+      for (const [name, events] of [
         ['google-export.ics', 5],
         ['outlook-export.ics', 3],
       ] as const) {
         const result = await imported(t.api, fixture(name));
         assert.deepEqual(result.created, []);
         assert.deepEqual(result.updated, []);
-        assert.equal(result.unchanged.length, count);
+        assert.equal(result.unchanged.length, events);
       }
       assert.deepEqual(await snapshot(t.api), before);
     });
@@ -319,6 +337,40 @@ for (const dialect of await testDialects()) {
       assert.equal(fresh.email, 'fresh@example.org');
     });
 
+    it('series: RDATE and EXDATE lines merged by parameters; rules beyond §20.1 and orphan RECURRENCE-IDs skipped', async () => {
+      const result = await imported(
+        t.api,
+        calendar(
+          vevent('series@example.org', {
+            extra: [
+              'RRULE:FREQ=DAILY;COUNT=5',
+              'EXDATE:20270302T100000Z',
+              'EXDATE:20270303T100000Z',
+              'RDATE;TZID=Europe/Paris:20270310T110000',
+            ],
+          }),
+          vevent('too-many@example.org', { extra: ['RRULE:FREQ=DAILY;COUNT=5000'] }),
+          vevent('orphan@example.org', { extra: ['RECURRENCE-ID:20270301T100000Z'] }),
+          vevent('series@example.org', { extra: ['RECURRENCE-ID:20270301T110000Z'] }),
+        ),
+      );
+      assert.equal(result.created.length, 1, JSON.stringify(result));
+      const series = await eventByUid(t.api, 'series@example.org');
+      assert.deepEqual(series.recurrence, [
+        'RRULE:FREQ=DAILY;COUNT=5',
+        'EXDATE:20270302T100000Z,20270303T100000Z',
+        'RDATE;TZID=Europe/Paris:20270310T110000',
+      ]);
+      assert.equal(result.skipped.length, 3);
+      assert.equal(result.skipped[0].uid, 'too-many@example.org');
+      assert.match(result.skipped[0].reason, /^line 1: /);
+      assert.deepEqual(result.skipped.slice(1), [
+        { uid: 'orphan@example.org', reason: 'no series for RECURRENCE-ID' },
+        // The series starts at 10:00 each day: no occurrence starts at 11:00.
+        { uid: 'series@example.org', reason: 'unknown RECURRENCE-ID' },
+      ]);
+    });
+
     it('dry_run reports what would happen (UIDs for creations) and changes nothing', async () => {
       const before = await snapshot(t.api);
       const result = await imported(
@@ -361,6 +413,33 @@ for (const dialect of await testDialects()) {
       assert.deepEqual(result.created, []);
       assert.deepEqual(result.updated, []);
       assert.ok(result.unchanged.length >= 2, JSON.stringify(result));
+      assert.deepEqual(await snapshot(t.api), before);
+    });
+
+    it('re-importing our own series with an override creates and changes nothing', async () => {
+      const series = await createEvent(t.api, {
+        title: 'Own weekly',
+        start_date: '2026-12-02 18:00:00',
+        end_date: '2026-12-02 19:00:00',
+        timezone: 'Europe/Paris',
+        recurrence: ['RRULE:FREQ=WEEKLY;COUNT=4'],
+      });
+      const occurrences = await t.api.get(`/events/${series.id}/occurrences`);
+      assert.equal(occurrences.json.total, 4, occurrences.text);
+      const second = occurrences.json.events[1];
+      const patched = await t.api.patch(
+        `/events/${second.id}`,
+        { title: 'Own weekly (moved)', start_date: '2026-12-09 19:00:00', end_date: '2026-12-09 20:00:00' },
+        { as: 'administrator' },
+      );
+      assert.equal(patched.status, 200, patched.text);
+      const feed = await t.api.get('/ical/events.ics', { raw: true });
+      assert.match(feed.text, /RECURRENCE-ID/);
+      const before = await snapshot(t.api);
+      const result = await imported(t.api, feed.text);
+      assert.deepEqual(result.created, []);
+      assert.deepEqual(result.updated, []);
+      assert.ok(result.unchanged.includes(series.id) && result.unchanged.includes(second.id), JSON.stringify(result));
       assert.deepEqual(await snapshot(t.api), before);
     });
   });

@@ -141,14 +141,14 @@ for (const dialect of await testDialects()) {
     it('imports from the URL, connecting to the checked address with the URL’s host name', async () => {
       const res = await byUrl(t.api, `http://calendar.example:${local.port}/google.ics`);
       assert.equal(res.status, 200, res.text);
-      assert.equal(res.json.created.length, 3);
+      assert.equal(res.json.created.length, 4);
       assert.equal(local.seen.at(-1)?.headers.host, `calendar.example:${local.port}`);
     });
 
     it('follows up to 3 redirects, not 4', async () => {
       const three = await byUrl(t.api, `http://127.0.0.1:${local.port}/hops/2`);
       assert.equal(three.status, 200, three.text);
-      assert.equal(three.json.unchanged.length, 3);
+      assert.equal(three.json.unchanged.length, 5);
       const four = await byUrl(t.api, `http://127.0.0.1:${local.port}/hops/3`);
       assert.equal(four.json.code, 'rest_import_fetch_failed');
       assert.deepEqual(four.json.data, { status: 400, reason: 'http_status', http_status: 302 });
