@@ -38,6 +38,8 @@ export class TecStandIn {
   readonly requests: string[] = [];
   /** Path prefixes (with query) answered 500 this many more times. */
   readonly failures = new Map<string, number>();
+  /** Path prefixes (with query) answered 429 with `Retry-After: 1` this many more times. */
+  readonly rateLimited = new Map<string, number>();
   /** Basic credentials the site accepts (`login:password`); others get 401. */
   credentials = 'admin:abcd efgh ijkl mnop qrst uvwx';
   /** Ids WordPress's `wp/v2/tribe_events` lists besides the events (posts TEC's routes answer 400 for). */
@@ -71,6 +73,17 @@ export class TecStandIn {
       if (`${url.pathname}${url.search}`.startsWith(prefix) && left > 0) {
         this.failures.set(prefix, left - 1);
         return this.send(response, 500, { code: 'internal_server_error', message: 'Boom', data: { status: 500 } });
+      }
+    }
+    for (const [prefix, left] of this.rateLimited) {
+      if (`${url.pathname}${url.search}`.startsWith(prefix) && left > 0) {
+        this.rateLimited.set(prefix, left - 1);
+        return this.send(
+          response,
+          429,
+          { code: 'too_many_requests', message: 'Slow down', data: { status: 429 } },
+          { 'Retry-After': '1' },
+        );
       }
     }
     if (this.blockedWith && url.pathname.startsWith('/wp-json')) {

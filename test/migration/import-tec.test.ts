@@ -179,6 +179,22 @@ for (const dialect of await testDialects()) {
     });
   });
 
+  describe(`import:tec without an administrator here [${dialect}]`, () => {
+    const t = useTestApp(dialect);
+    const tec = new TecStandIn(tecSite());
+    before(() => tec.start());
+    after(() => tec.stop());
+
+    it('stops before writing: imported items belong to the first administrator', async () => {
+      await assert.rejects(importTec(t.api.app, options(tec.origin)), (error) => {
+        assert.ok(error instanceof SourceUnusable);
+        assert.match(error.message, /no administrator to import as/);
+        return true;
+      });
+      assert.equal(await countEvents(t.api), 0);
+    });
+  });
+
   describe(`import:tec when items disappear at the source [${dialect}]`, () => {
     const t = useTestApp(dialect);
     const tec = new TecStandIn(tecSite());
@@ -233,6 +249,16 @@ for (const dialect of await testDialects()) {
       assert.equal((await eventBySlug(t.api, 'members-only')).status, 'draft');
       assert.equal(second.tallies.events.unchanged, imported - 1);
       assert.equal(await countEvents(t.api), 124);
+    });
+
+    it("waits as long as a 429's Retry-After asks before trying again", async () => {
+      tec.rateLimited.set('/wp-json/tribe/events/v1/tags', 1);
+      const started = Date.now();
+      const report = await importTec(t.api.app, options(tec.origin));
+      assert.deepEqual(report.failures, []);
+      // The test's own retry delays are 5 ms: the second that passed is the site's.
+      assert.ok(Date.now() - started >= 1_000);
+      assert.equal(tec.rateLimited.get('/wp-json/tribe/events/v1/tags'), 0);
     });
 
     it('continues an interrupted run: an item created but not yet recorded is taken over, not duplicated', async () => {

@@ -4,7 +4,7 @@ import { getJson, SourceError, type FetchOptions, type SourceResponse } from './
 export const TEC_NAMESPACE = 'tribe/events/v1';
 export const OWN_NAMESPACE = 'calendar/events/v1';
 
-/** A fatal problem before anything is written: exit 2 (API.md §24). */
+/** A fatal problem before anything is written (the source, or no administrator here): exit 2 (API.md §24). */
 export class SourceUnusable extends Error {}
 
 export interface Source {

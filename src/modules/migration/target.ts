@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { NAMESPACE } from '../../http/urls.js';
 import { createAppPassword, listAppPasswords, revokeAppPassword } from '../users/users.service.js';
 import { firstAdministrator, type ImportKind } from './records.repository.js';
+import { SourceUnusable } from './source.js';
 
 /** A write refused by this service's API: the reason is its message (with the parameters named). */
 export class TargetRefusal extends Error {
@@ -53,8 +54,11 @@ export class Target {
   static async open(app: FastifyInstance, now: number): Promise<Target> {
     const db = app.calendar.db;
     const admin = await firstAdministrator(db);
+    // Fatal before anything is written: exit 2 (API.md §24).
     if (!admin)
-      throw new Error('no administrator to import as: create one with `user:create <login> --role administrator`');
+      throw new SourceUnusable(
+        'no administrator to import as: create one with `user:create <login> --role administrator`',
+      );
     // A run killed before its end could not revoke its password: revoke those of runs over a day old.
     for (const row of await listAppPasswords(db, admin.login)) {
       if (row.name.startsWith(`${PASSWORD_PREFIX} `) && now - row.created_at > STALE_AFTER_S)

@@ -8,6 +8,7 @@ import { formatLocal } from '../events/events.dates.js';
 import type { EventsModule } from '../events/events.module.js';
 import { listEventPage } from '../events/listing/listing.js';
 import { findEvents } from '../events/events.repository.js';
+import { eventPageUrl } from '../events/events.present.js';
 import * as eventsService from '../events/events.service.js';
 import { ORGANIZER_KIND, VENUE_KIND, type LinkedKind } from '../linked/linked.kind.js';
 import type { LinkedModule } from '../linked/linked.module.js';
@@ -95,7 +96,7 @@ async function termPage(
     facts: [],
     bodyHtml: term.description,
     links: (await findEvents(db, page.ids, languages)).map((row) => ({
-      href: ctx.urls.page(`/event/${encodeURIComponent(row.slug)}/`),
+      href: eventPageUrl(ctx, row),
       text: `${row.title} (${formatLocal(row.start_utc, row.timezone)})`,
     })),
   };
@@ -158,6 +159,23 @@ export function registerPageRoutes(app: FastifyInstance, events: EventsModule, i
       async (ctx) => eventPage(ctx, events, await id()),
     );
   });
+  // An occurrence's page (API.md §20.2): its series' slug, the local date of its original start, its rank that day.
+  type ByDate = { Params: { slug: string; date: string; n?: string } };
+  for (const path of [
+    '/event/:slug/:date(^\\d{4}-\\d{2}-\\d{2})',
+    '/event/:slug/:date(^\\d{4}-\\d{2}-\\d{2})/:n(^\\d+)',
+  ])
+    app.get<ByDate>(path, { schema }, async (request, reply) => {
+      const { slug, date, n } = request.params;
+      const id = () =>
+        eventsService.occurrenceIdBySlug(events.state, slug, date, n === undefined ? undefined : Number(n));
+      return page(
+        request,
+        reply,
+        async () => ({ kind: 'event', id: await id() }),
+        async (ctx) => eventPage(ctx, events, await id()),
+      );
+    });
   for (const kind of [VENUE_KIND, ORGANIZER_KIND]) {
     app.get<BySlug>(`/${kind.type}/:slug`, { schema }, async (request, reply) => {
       const id = () => postIdBySlug(db, kind.type, request.params.slug);
