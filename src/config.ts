@@ -34,6 +34,16 @@ export interface Config {
   readonly siteName: string;
   /** ICAL_MAX_EVENTS: the most events one iCalendar feed holds (API.md §19). */
   readonly icalMaxEvents: number;
+  /** SITE_LOGO_URL: an image shown beside the site name on the website (API.md §23); none when unset. */
+  readonly siteLogoUrl: string | undefined;
+}
+
+/** SITE_LOGO_URL: an absolute http(s) URL or a path on this site (the pages' CSP allows both). */
+function logoUrl(env: Env): string | undefined {
+  const value = env.SITE_LOGO_URL?.trim();
+  if (!value) return undefined;
+  if (/^https?:\/\/[^\s"<>]+$/i.test(value) || /^\/[^\s"<>]*$/.test(value)) return value;
+  throw new ConfigError('SITE_LOGO_URL', `must be an http(s) URL or a path starting with "/", got "${value}"`);
 }
 
 export class ConfigError extends Error {
@@ -189,5 +199,6 @@ export function loadConfig(env: Env = process.env): Config {
     metricsToken: env.METRICS_TOKEN || undefined,
     siteName: env.SITE_NAME?.trim() || new URL(origin).hostname,
     icalMaxEvents: positiveInt(env, 'ICAL_MAX_EVENTS', 2000, 100_000),
+    siteLogoUrl: logoUrl(env),
   });
 }
