@@ -17,6 +17,7 @@ import { createIcalModule } from './modules/ical/ical.module.js';
 import { registerIcalRoutes } from './modules/ical/ical.routes.js';
 import { registerPageRoutes } from './modules/pages/pages.routes.js';
 import { htmlNotFound, registerHtmlHeaders } from './modules/site/errors.js';
+import { registerEditorRoutes } from './modules/admin/admin.routes.js';
 import { registerOrganizerRoutes } from './modules/organizers/organizers.routes.js';
 import { registerTermRoutes } from './modules/terms/terms.routes.js';
 import { registerVenueRoutes } from './modules/venues/venues.routes.js';
@@ -206,6 +207,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const ical = createIcalModule(events, keep);
   registerIcalRoutes(app, ical);
   registerPageRoutes(app, events, ical);
+  registerEditorRoutes(app);
   registerOperations(app, config, { db: handle.db, metrics, searchIndexState: () => events.searchIndexState() });
   return app;
 }

@@ -158,6 +158,15 @@ export interface SearchDocumentsTable {
   exact: Generated<number>;
 }
 
+/** Editor sessions (migration 0018, API.md §23.2). */
+export interface EditorSessionsTable {
+  token_hash: string;
+  app_password_id: number;
+  csrf: string;
+  created_at: number;
+  seen_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   app_passwords: AppPasswordsTable;
@@ -173,6 +182,7 @@ export interface Database {
   event_terms: EventTermsTable;
   images: ImagesTable;
   search_documents: SearchDocumentsTable;
+  editor_sessions: EditorSessionsTable;
 }
 
 export type Db = Kysely<Database>;

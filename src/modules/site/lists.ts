@@ -180,7 +180,7 @@ export function monthGrid(state: ListState, month: DateTime, bundles: readonly E
     );
   }
   return html`<table class="month">
-    <caption>
+    <caption class="visually-hidden">
       ${month.setLocale(locale).toLocaleString({ month: 'long', year: 'numeric' })}
     </caption>
     <thead>

@@ -1,0 +1,249 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { testDialects } from '../helpers/databases.js';
+import { NS, useTestApp } from '../helpers/app.js';
+import {
+  createAppPassword,
+  createUser,
+  revokeAppPassword,
+  listAppPasswords,
+} from '../../src/modules/users/users.service.js';
+
+/** A browser's share of the editor: cookies kept between requests, forms posted with their token. */
+class EditorClient {
+  private cookies = new Map<string, string>();
+
+  constructor(private readonly app: FastifyInstance) {}
+
+  async request(method: 'GET' | 'POST', url: string, form?: Record<string, string | string[]>) {
+    const cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    const payload = form
+      ? new URLSearchParams(
+          Object.entries(form).flatMap(([name, value]) =>
+            Array.isArray(value) ? value.map((v) => [`${name}[]`, v]) : [[name, value]],
+          ),
+        ).toString()
+      : undefined;
+    const response = await this.app.inject({
+      method,
+      url,
+      headers: {
+        ...(cookie ? { cookie } : {}),
+        ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+      },
+      payload,
+    });
+    const set = response.headers['set-cookie'];
+    for (const line of Array.isArray(set) ? set : set ? [set] : []) {
+      const [pair] = line.split(';');
+      const [name, value] = pair.split('=');
+      if (/Max-Age=0/.test(line)) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    return response;
+  }
+
+  /** The `_csrf` value of the first form on a page. */
+  static token(body: string): string {
+    const match = /name="_csrf" value="([^"]+)"/.exec(body);
+    if (!match) throw new Error('no CSRF token on the page');
+    return match[1];
+  }
+
+  async signIn(login: string, password: string, next = '') {
+    const form = await this.request('GET', `/admin/login${next ? `?next=${encodeURIComponent(next)}` : ''}`);
+    return this.request('POST', '/admin/login', { _csrf: EditorClient.token(form.body), login, password, next });
+  }
+
+  has(name: string) {
+    return this.cookies.has(name);
+  }
+}
+
+for (const dialect of await testDialects()) {
+  describe(`the editor at /admin/ [${dialect}]`, () => {
+    const t = useTestApp(dialect);
+    const user = async (login: string, role: string) => createUser(t.api.db, login, role, 1_700_000_000);
+
+    it('sends visitors to sign in, refuses wrong passwords and foreign `next`, and signs in and out', async () => {
+      const { password } = await user('ed', 'editor');
+      const client = new EditorClient(t.api.app);
+      const anonymous = await client.request('GET', '/admin/events/?status=draft');
+      assert.equal(anonymous.statusCode, 303);
+      assert.equal(
+        anonymous.headers.location,
+        `/admin/login?next=${encodeURIComponent('/admin/events/?status=draft')}`,
+      );
+
+      const wrong = await client.signIn('ed', 'not-the-password');
+      assert.equal(wrong.statusCode, 401);
+      assert.match(wrong.body, /The provided password is an invalid application password\./);
+      assert.equal(client.has('calendar_session'), false);
+      const unknown = await client.signIn('nobody', password);
+      assert.equal(unknown.statusCode, 401);
+
+      const foreign = await client.signIn('ed', password, 'https://evil.example/admin/');
+      assert.equal(foreign.statusCode, 303);
+      assert.equal(foreign.headers.location, '/admin/');
+      for (const next of ['//evil.example/admin/', '/admin/../../x\\y', '/\\evil.example']) {
+        const again = await new EditorClient(t.api.app).signIn('ed', password, next);
+        assert.equal(again.headers.location, '/admin/', next);
+      }
+      const back = await new EditorClient(t.api.app).signIn('ed', password, '/admin/venues/');
+      assert.equal(back.headers.location, '/admin/venues/');
+      const cookie = String(foreign.headers['set-cookie']);
+      assert.match(cookie, /calendar_session=[A-Za-z0-9_-]{43}; HttpOnly; SameSite=Lax; Path=\//);
+
+      const dashboard = await client.request('GET', '/admin/');
+      assert.equal(dashboard.statusCode, 200);
+      assert.equal(dashboard.headers['cache-control'], 'no-store');
+      assert.match(String(dashboard.headers['content-security-policy']), /script-src 'self'/);
+      const noToken = await client.request('POST', '/admin/logout', { _csrf: 'wrong' });
+      assert.equal(noToken.statusCode, 403);
+      assert.equal((await client.request('GET', '/admin/')).statusCode, 200, 'a refused sign-out changes nothing');
+      const out = await client.request('POST', '/admin/logout', { _csrf: EditorClient.token(dashboard.body) });
+      assert.equal(out.statusCode, 303);
+      assert.equal((await client.request('GET', '/admin/')).statusCode, 303);
+    });
+
+    it('a sign-in POST without the pre-session token is refused', async () => {
+      const { password } = await user('ed2', 'editor');
+      const client = new EditorClient(t.api.app);
+      await client.request('GET', '/admin/login');
+      const res = await client.request('POST', '/admin/login', { _csrf: 'forged', login: 'ed2', password });
+      assert.equal(res.statusCode, 403);
+      assert.equal(client.has('calendar_session'), false);
+    });
+
+    it('creates an event with a new venue through the API, shows API field errors by their fields, and changes nothing on bad input', async () => {
+      const { password } = await user('ed3', 'editor');
+      const client = new EditorClient(t.api.app);
+      await client.signIn('ed3', password);
+      const form = await client.request('GET', '/admin/events/new');
+      assert.equal(form.statusCode, 200);
+      const csrf = EditorClient.token(form.body);
+      const bad = await client.request('POST', '/admin/events/new', {
+        _csrf: csrf,
+        title: 'Broken <dates>',
+        start_date: '2026-12-12T20:00',
+        end_date: 'not a date',
+        timezone: 'Europe/Paris',
+        status: 'publish',
+      });
+      assert.equal(bad.statusCode, 400);
+      assert.match(bad.body, /id="field-end_date"[^>]*aria-invalid="true" aria-describedby="field-end_date-error"/);
+      assert.match(bad.body, /<p class="field-error" id="field-end_date-error">/);
+      assert.match(bad.body, /value="Broken &lt;dates&gt;"/, 'the values entered come back, escaped');
+      const before = await t.api.get('/events', { as: 'editor', query: { search: 'Broken' } });
+      assert.equal(before.json.total, 0);
+
+      const created = await client.request('POST', '/admin/events/new', {
+        _csrf: csrf,
+        title: 'Harbour Lights',
+        start_date: '2026-12-12T20:00',
+        end_date: '2026-12-12T22:30',
+        timezone: 'Europe/Paris',
+        new_venue: 'Harbour Stage',
+        cost: '12',
+        status: 'publish',
+      });
+      assert.equal(created.statusCode, 303, created.body);
+      const id = Number(/\/admin\/events\/(\d+)\//.exec(String(created.headers.location))?.[1]);
+      const event = await t.api.get(`/events/${id}`);
+      assert.equal(event.status, 200);
+      assert.equal(event.json.title, 'Harbour Lights');
+      assert.equal(event.json.start_date, '2026-12-12 20:00:00');
+      assert.equal(event.json.timezone, 'Europe/Paris');
+      assert.equal(event.json.venue.venue, 'Harbour Stage');
+      assert.equal(event.json.cost, '$12');
+      const page = await t.api.request('GET', `/event/${event.json.slug}/`, undefined, { raw: true });
+      assert.equal(page.status, 200);
+      assert.match(page.text, /Harbour Stage/);
+
+      const edit = await client.request('GET', `/admin/events/${id}/`);
+      assert.match(edit.body, /value="2026-12-12T20:00"/);
+      const renamed = await client.request('POST', `/admin/events/${id}/`, {
+        _csrf: csrf,
+        title: 'Harbour Lights (renamed)',
+        start_date: '2026-12-12T20:00',
+        end_date: '2026-12-12T22:30',
+        timezone: 'Europe/Paris',
+        venue: String(event.json.venue.id),
+        status: 'publish',
+      });
+      assert.equal(renamed.statusCode, 303);
+      assert.equal((await t.api.get(`/events/${id}`)).json.title, 'Harbour Lights (renamed)');
+    });
+
+    it("a contributor's event stays pending, others' events are not offered, and a publish request is scaled down", async () => {
+      const { password } = await user('con', 'contributor');
+      const other = await t.api.post(
+        '/events',
+        { title: 'Not yours', start_date: '2026-12-20 10:00', end_date: '2026-12-20 11:00', status: 'draft' },
+        { as: 'editor' },
+      );
+      const client = new EditorClient(t.api.app);
+      await client.signIn('con', password);
+      const form = await client.request('GET', '/admin/events/new');
+      assert.doesNotMatch(form.body, /<option value="publish"/, 'a contributor is not offered publish');
+      const created = await client.request('POST', '/admin/events/new', {
+        _csrf: EditorClient.token(form.body),
+        title: 'My gig',
+        start_date: '2026-12-21T18:00',
+        end_date: '2026-12-21T20:00',
+        timezone: 'UTC',
+        status: 'publish',
+      });
+      assert.equal(created.statusCode, 303);
+      const id = Number(/\/admin\/events\/(\d+)\//.exec(String(created.headers.location))?.[1]);
+      assert.equal((await t.api.get(`/events/${id}`, { as: 'editor' })).json.status, 'pending');
+      assert.equal((await t.api.get(`/events/${id}`)).status, 403, 'not public');
+      const list = await client.request('GET', '/admin/events/');
+      assert.match(list.body, /My gig/);
+      assert.doesNotMatch(list.body, /Not yours/);
+      assert.equal((await client.request('GET', `/admin/events/${other.json.id}/`)).statusCode, 403);
+      assert.equal((await client.request('GET', '/admin/tags/new')).statusCode, 403);
+      const tag = await client.request('POST', '/admin/tags/new', {
+        _csrf: EditorClient.token(form.body),
+        name: 'sneaky',
+      });
+      assert.equal(tag.statusCode, 403);
+      assert.equal((await t.api.get('/tags', { query: { hide_empty: 0, search: 'sneaky' } })).json.total, 0);
+    });
+
+    it('revoking the application password ends the sessions opened with it', async () => {
+      const { password } = await user('rev', 'editor');
+      const second = await createAppPassword(t.api.db, 'rev', 'second', 1_700_000_000);
+      const client = new EditorClient(t.api.app);
+      await client.signIn('rev', password);
+      const other = new EditorClient(t.api.app);
+      await other.signIn('rev', second);
+      assert.equal((await client.request('GET', '/admin/')).statusCode, 200);
+      const [initial] = await listAppPasswords(t.api.db, 'rev');
+      await revokeAppPassword(t.api.db, 'rev', initial.id);
+      assert.equal((await client.request('GET', '/admin/')).statusCode, 303);
+      assert.equal((await other.request('GET', '/admin/')).statusCode, 200, 'the other password keeps its session');
+    });
+
+    it('the editor cookie never authenticates the REST API', async () => {
+      const { password } = await user('api', 'editor');
+      const client = new EditorClient(t.api.app);
+      const signedIn = await client.signIn('api', password);
+      const cookie = String(signedIn.headers['set-cookie']).split(';')[0];
+      const res = await t.api.app.inject({
+        method: 'POST',
+        url: `${NS}/tags`,
+        headers: { cookie, 'content-type': 'application/json' },
+        payload: JSON.stringify({ name: 'cookie-made' }),
+      });
+      assert.equal(res.statusCode, 401);
+      const forged = await t.api.app.inject({
+        method: 'GET',
+        url: `${NS}/events`,
+        headers: { authorization: `CalendarEditor ${'a'.repeat(43)}` },
+      });
+      assert.equal(forged.statusCode, 401);
+    });
+  });
+}
