@@ -43,7 +43,7 @@ export interface SiteFixture {
  * A small, realistic calendar around today (UTC site zone): a dozen events this month in two
  * categories, at three venues, one multi-day and one all-day.
  */
-export async function seedSite(app: FastifyInstance): Promise<SiteFixture> {
+export async function seedSite(app: FastifyInstance, now: DateTime = DateTime.utc()): Promise<SiteFixture> {
   const editor = await siteUser(app, 'editor-one', 'editor');
   const music = await apiPost(app, editor, '/categories', { name: 'Music' });
   const theatre = await apiPost(app, editor, '/categories', { name: 'Theatre' });
@@ -65,7 +65,7 @@ export async function seedSite(app: FastifyInstance): Promise<SiteFixture> {
     website: 'https://example.org',
     status: 'publish',
   });
-  const start = DateTime.utc().startOf('month');
+  const start = now.toUTC().startOf('month');
   const at = (day: number, hour: number) => start.plus({ days: day - 1, hours: hour });
   const fmt = (dt: DateTime) => dt.toFormat('yyyy-MM-dd HH:mm:ss');
   const event = async (title: string, day: number, hour: number, hours: number, extra: Record<string, unknown>) =>
@@ -85,6 +85,7 @@ export async function seedSite(app: FastifyInstance): Promise<SiteFixture> {
     tags: [free.id],
     cost: '15',
     website: 'https://example.org/jazz',
+    show_map_link: true,
   });
   const play = await event('Hamlet in the Park', 14, 18, 2, {
     description: 'Shakespeare under the oak trees. Bring a blanket.',

@@ -126,19 +126,20 @@ export function registerEditorRoutes(app: FastifyInstance): void {
             </p>
             ${error ? html`<p class="form-error" role="alert" id="login-error">${error}</p>` : ''}
             <form method="post" action="${linksOf(request).to('/login')}" class="editor-form">
-              <input type="hidden" name="_csrf" value="${csrf}" /><input type="hidden" name="next" value="${next}" />
+              <input type="hidden" name="_csrf" value="${csrf}"><input type="hidden" name="next" value="${next}">
               <div class="form-row">
                 <label for="login">Login</label
                 ><input
                   id="login"
                   name="login"
+                  type="text"
                   autocomplete="username"
                   required${error ? html` aria-describedby="login-error"` : ''}
-                />
+               >
               </div>
               <div class="form-row">
                 <label for="password">Application password</label
-                ><input id="password" name="password" type="password" autocomplete="current-password" required />
+                ><input id="password" name="password" type="password" autocomplete="current-password" required>
               </div>
               <button type="submit">Sign in</button>
             </form>
@@ -312,7 +313,7 @@ export function registerEditorRoutes(app: FastifyInstance): void {
           <div class="${target.translate ? 'side-by-side' : ''}">
             ${side}
             <form method="post" action="${action}" class="editor-form" novalidate>
-              <input type="hidden" name="_csrf" value="${session.csrf}" />
+              <input type="hidden" name="_csrf" value="${session.csrf}">
               ${fields.map((field) => renderField(field, state))}
               <div class="form-actions">
                 <button type="submit">Save</button> <a href="${links.to(`/${resource.key}/`)}">Cancel</a>
@@ -485,7 +486,7 @@ export function registerEditorRoutes(app: FastifyInstance): void {
               <h1>${verb}?</h1>
               <p><strong>${str(item[resource.nameKey])}</strong></p>
               <form method="post" action="${links.to(`/${resource.key}/${id}/delete`)}">
-                <input type="hidden" name="_csrf" value="${session.csrf}" /><button type="submit" class="danger">
+                <input type="hidden" name="_csrf" value="${session.csrf}"><button type="submit" class="danger">
                   ${verb}
                 </button>
                 <a href="${links.to(`/${resource.key}/${id}/`)}">Cancel</a>

@@ -50,7 +50,7 @@ export function renderField(field: Field, state: FormState): Html {
           name="${field.name}"
           value="1"
           ${truthy(value) ? html` checked` : ''}${invalid}
-        /><label for="${id}">${field.label}</label>${message}
+       ><label for="${id}">${field.label}</label>${message}
       </div>`;
     case 'select':
       return html`<div class="form-row">
@@ -97,7 +97,7 @@ export function renderField(field: Field, state: FormState): Html {
                 name="${field.name}[]"
                 value="${option.value}"
                 ${chosen.has(option.value) ? html` checked` : ''}
-              /><label for="${id}-${i}">${option.label}</label></span
+             ><label for="${id}-${i}">${option.label}</label></span
             >`,
         )}${field.options.length === 0 ? html`<span class="hint">—</span>` : ''}${message}
       </fieldset>`;
@@ -118,7 +118,7 @@ export function renderField(field: Field, state: FormState): Html {
           name="${field.name}"
           value="${asText(value)}"
           ${field.required ? html` required` : ''}${invalid}
-        />${hint}${message}
+       >${hint}${message}
       </div>`;
     }
   }

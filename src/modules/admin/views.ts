@@ -17,6 +17,9 @@ export class EditorLinks {
   }
 }
 
+/** Trailing spaces left by template indentation, which validators report. */
+const BLANK_LINES = /[ \t]+$/gm;
+
 export interface EditorPage {
   readonly config: Config;
   readonly links: EditorLinks;
@@ -46,21 +49,21 @@ export function renderEditor(page: EditorPage): string {
           </ul>
         </nav>
         <form class="sign-out" method="post" action="${links.to('/logout')}">
-          <input type="hidden" name="_csrf" value="${user.csrf}" /><span class="who"
+          <input type="hidden" name="_csrf" value="${user.csrf}"><span class="who"
             >${user.caller.login} (${user.caller.role})</span
           >
           <button type="submit" class="secondary">Sign out</button>
         </form>`
     : '';
-  return html`<!doctype html>
+  return html`<!DOCTYPE html>
     <html lang="${localeOf(links.lang)}">
       <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="robots" content="noindex" />
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <meta name="robots" content="noindex">
         <title>${page.title} – ${page.config.siteName} editor</title>
-        <link rel="stylesheet" href="/assets/site.css" />
-        <link rel="stylesheet" href="/assets/theme.css" />
+        <link rel="stylesheet" href="/assets/site.css">
+        <link rel="stylesheet" href="/assets/theme.css">
       </head>
       <body class="editor">
         <a class="skip" href="#main">${text(links.lang, 'skip')}</a>
@@ -75,7 +78,8 @@ export function renderEditor(page: EditorPage): string {
         </header>
         <main id="main" class="wrap">${page.body}</main>
       </body>
-    </html> `.text;
+    </html>
+`.text.replace(BLANK_LINES, '');
 }
 
 export function languagePicker(

@@ -183,7 +183,7 @@ export function registerPageRoutes(app: FastifyInstance, events: EventsModule, i
     filters: filterQuery(request.query),
   });
   const listHead = (links: SiteLinks, state: ListState) =>
-    html`<link rel="alternate" type="text/calendar" href="${feedOf(links, state.filters)}" />`;
+    html`<link rel="alternate" type="text/calendar" href="${feedOf(links, state.filters)}">`;
   const controls = async (ctx: RequestContext, state: ListState) =>
     html`${filterForm(state, await filterChoices(deps, ctx))}${subscribeLinks(state, feedOf(state.links, state.filters), state.filters)}`;
 
@@ -364,7 +364,7 @@ export function registerPageRoutes(app: FastifyInstance, events: EventsModule, i
       .replace(`${links.prefix}/ical/`, '/ical/');
     return {
       title: row.title,
-      head: html`<link rel="alternate" type="text/calendar" href="${feed}" />`,
+      head: html`<link rel="alternate" type="text/calendar" href="${feed}">`,
       body: html`<header class="item-header">
           <h1>${row.title}</h1>
           ${itemDetails(links, kind, row)}
@@ -402,7 +402,7 @@ export function registerPageRoutes(app: FastifyInstance, events: EventsModule, i
     const feed = `${config.publicUrl}/ical/${taxonomy.path}/${encodeURIComponent(term.slug)}.ics`;
     return {
       title: term.name,
-      head: html`<link rel="alternate" type="text/calendar" href="${feed}" />`,
+      head: html`<link rel="alternate" type="text/calendar" href="${feed}">`,
       body: html`<header class="item-header">
           <p class="eyebrow">${text(ctx.lang, taxonomy === CATEGORIES ? 'category' : 'tag')}</p>
           <h1>${term.name}</h1>

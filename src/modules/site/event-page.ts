@@ -84,7 +84,7 @@ function venueFacts(links: SiteLinks, bundle: EventBundle, lang: Language): Html
   return fact(
     text(lang, 'venue'),
     html`<a href="${links.to(paths.venue(venue.slug))}">${venue.title}</a
-      >${address !== '' ? html`<br /><span class="address">${address}</span>` : ''}${map ? html`<br /><a class="map-link" href="${map}" rel="noopener">${text(lang, 'map')}</a>` : ''}`,
+      >${address !== '' ? html`<br><span class="address">${address}</span>` : ''}${map ? html`<br><a class="map-link" href="${map}" rel="noopener">${text(lang, 'map')}</a>` : ''}`,
   );
 }
 
@@ -101,10 +101,10 @@ export interface EventPageData {
 
 /** The `<head>` extras of an event page: its JSON-LD and its iCalendar alternate. */
 export function eventHead(data: EventPageData): Html {
-  const json = html`<link rel="alternate" type="application/json" href="${data.restUrl}" />`;
+  const json = html`<link rel="alternate" type="application/json" href="${data.restUrl}">`;
   if (!data.jsonLd) return json;
   return html`${json}
-    <link rel="alternate" type="text/calendar" href="${data.icalUrl}" />
+    <link rel="alternate" type="text/calendar" href="${data.icalUrl}">
     <script type="application/ld+json">
       ${jsonScript(data.jsonLd)}
     </script>`;
@@ -144,12 +144,12 @@ export function eventBody(links: SiteLinks, data: EventPageData): Html {
   ];
   const terms = [
     bundle.categories.length > 0
-      ? html`<ul class="chips" aria-label="${text(lang, 'categories')}">
+      ? html`<h2 class="visually-hidden">${text(lang, 'categories')}</h2><ul class="chips">
           ${termLinks(links, bundle.categories, 'category')}
         </ul>`
       : '',
     bundle.tags.length > 0
-      ? html`<ul class="chips" aria-label="${text(lang, 'tags')}">
+      ? html`<h2 class="visually-hidden">${text(lang, 'tags')}</h2><ul class="chips">
           ${termLinks(links, bundle.tags, 'tag')}
         </ul>`
       : '',
@@ -159,7 +159,7 @@ export function eventBody(links: SiteLinks, data: EventPageData): Html {
       <h1>${row.title}</h1>
       ${when} ${terms}
     </header>
-    ${row.image_url ? html`<img class="event-image" src="${row.image_url}" alt="" />` : ''}
+    ${row.image_url ? html`<img class="event-image" src="${row.image_url}" alt="">` : ''}
     <div class="event-layout">
       <div class="event-description">${trusted(autoParagraph(row.description))}</div>
       <aside class="event-aside">

@@ -49,6 +49,9 @@ export class SiteLinks {
   }
 }
 
+/** Trailing spaces left by template indentation, which validators report. */
+const BLANK_LINES = /[ \t]+$/gm;
+
 export interface PageShell {
   readonly links: SiteLinks;
   readonly title: string;
@@ -106,20 +109,20 @@ export function renderShell(shell: PageShell): string {
   const lang = links.lang;
   const alternates = [
     ...LANGUAGES.map(
-      (code) => html`<link rel="alternate" hreflang="${localeOf(code)}" href="${links.inLanguage(code)}" />`,
+      (code) => html`<link rel="alternate" hreflang="${localeOf(code)}" href="${links.inLanguage(code)}">`,
     ),
-    html`<link rel="alternate" hreflang="x-default" href="${links.inLanguage(null)}" />`,
+    html`<link rel="alternate" hreflang="x-default" href="${links.inLanguage(null)}">`,
   ];
-  const logo = config.siteLogoUrl ? html`<img src="${config.siteLogoUrl}" alt="" class="logo" />` : '';
-  return html`<!doctype html>
+  const logo = config.siteLogoUrl ? html`<img src="${config.siteLogoUrl}" alt="" class="logo">` : '';
+  return html`<!DOCTYPE html>
     <html lang="${localeOf(lang)}">
       <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>${shell.title} – ${config.siteName}</title>
-        ${shell.description ? html`<meta name="description" content="${shell.description}" />` : ''}
-        <link rel="stylesheet" href="/assets/site.css" />
-        <link rel="stylesheet" href="/assets/theme.css" />
+        ${shell.description ? html`<meta name="description" content="${shell.description}">` : ''}
+        <link rel="stylesheet" href="/assets/site.css">
+        <link rel="stylesheet" href="/assets/theme.css">
         ${alternates} ${shell.head ?? ''}
       </head>
       <body>
@@ -135,5 +138,6 @@ export function renderShell(shell: PageShell): string {
           <div class="wrap"><p>${config.siteName}</p></div>
         </footer>
       </body>
-    </html> `.text;
+    </html>
+`.text.replace(BLANK_LINES, '');
 }

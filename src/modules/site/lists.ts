@@ -44,10 +44,10 @@ export function filterForm(state: ListState, choices: FilterChoices, extra: Pair
   return html`<form class="filters" method="get" action="${links.to(state.path)}" role="search">
     <label class="field field-search"
       ><span>${text(lang, 'search')}</span><input type="search" name="search" value="${valueOf(filters, 'search')}"
-    /></label>
+   ></label>
     ${select('categories', text(lang, 'category'), text(lang, 'any_category'), choices.categories, valueOf(filters, 'categories'))}
     ${select('tags', text(lang, 'tag'), text(lang, 'any_tag'), choices.tags, valueOf(filters, 'tags'))}
-    ${hidden.map(([name, value]) => html`<input type="hidden" name="${name}" value="${value ?? ''}" />`)}
+    ${hidden.map(([name, value]) => html`<input type="hidden" name="${name}" value="${value ?? ''}">`)}
     <div class="filter-actions">
       <button type="submit">${text(lang, 'filter')}</button>
       ${active ? html`<a class="clear" href="${links.to(state.path)}">${text(lang, 'clear')}</a>` : ''}

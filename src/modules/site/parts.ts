@@ -32,7 +32,7 @@ export function eventCard(links: SiteLinks, bundle: EventBundle, options: { time
   const locked = row.password !== '';
   const when = options.timeOnly ? startLabel(row, lang) : eventWhen(row, lang);
   const image =
-    !locked && row.image_url ? html`<img class="card-image" src="${row.image_url}" alt="" loading="lazy" />` : '';
+    !locked && row.image_url ? html`<img class="card-image" src="${row.image_url}" alt="" loading="lazy">` : '';
   return html`<article class="event-card${row.featured === 1 ? ' featured' : ''}">
     ${image}
     <div class="card-body">
