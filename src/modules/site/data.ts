@@ -22,8 +22,9 @@ export const PERIOD_LIMIT = 2_000;
  * 400s. Other query parameters (`i18n_language`, `ical`…) are not the list's.
  */
 export function pageInput(ctx: RequestContext, query: unknown): EventListInput {
+  // A filter form sends its empty fields too: an empty field is no filter (the API would refuse `search=`).
   const bag = Object.fromEntries(
-    Object.entries(mergeSources(query, undefined)).filter(([name]) => PAGE_PARAMS.has(name)),
+    Object.entries(mergeSources(query, undefined)).filter(([name, value]) => PAGE_PARAMS.has(name) && value !== ''),
   );
   return parseArgs(eventListArgs, bag, ctx.parse);
 }
