@@ -212,6 +212,26 @@ for (const dialect of await testDialects()) {
       assert.equal((await t.api.get('/tags', { query: { hide_empty: 0, search: 'sneaky' } })).json.total, 0);
     });
 
+    it('translations are edited beside the original and stored for their language only', async () => {
+      const { password } = await user('tr', 'editor');
+      const venue = await t.api.post('/venues', { venue: 'Town Hall', description: 'The old hall' }, { as: 'editor' });
+      const client = new EditorClient(t.api.app);
+      await client.signIn('tr', password);
+      const form = await client.request('GET', `/admin/venues/${venue.json.id}/?lang=fr`);
+      assert.equal(form.statusCode, 200);
+      assert.match(form.body, /class="readonly">Town Hall</, 'the original is shown read-only');
+      assert.doesNotMatch(form.body, /name="city"/, 'only translatable fields');
+      const saved = await client.request('POST', `/admin/venues/${venue.json.id}/?lang=fr`, {
+        _csrf: EditorClient.token(form.body),
+        venue: 'Hôtel de ville',
+        description: 'La vieille salle',
+      });
+      assert.equal(saved.statusCode, 303);
+      const french = await t.api.get(`/venues/${venue.json.id}`, { query: { i18n_language: 'fr' } });
+      assert.equal(french.json.venue, 'Hôtel de ville');
+      assert.equal((await t.api.get(`/venues/${venue.json.id}`)).json.venue, 'Town Hall');
+    });
+
     it('revoking the application password ends the sessions opened with it', async () => {
       const { password } = await user('rev', 'editor');
       const second = await createAppPassword(t.api.db, 'rev', 'second', 1_700_000_000);

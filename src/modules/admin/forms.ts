@@ -86,7 +86,7 @@ export function renderField(field: Field, state: FormState): Html {
     }
     case 'checkboxes': {
       const chosen = new Set(asList(value));
-      return html`<fieldset class="form-row checkboxes" ${invalid}>
+      return html`<fieldset class="form-row checkboxes wide" ${invalid}>
         <legend>${field.label}</legend>
         ${field.options.map(
           (option, i) =>
@@ -103,14 +103,14 @@ export function renderField(field: Field, state: FormState): Html {
       </fieldset>`;
     }
     case 'textarea':
-      return html`<div class="form-row">
+      return html`<div class="form-row wide">
         <label for="${id}">${field.label}</label
-        ><textarea id="${id}" name="${field.name}" rows="6" ${invalid}>${asText(value)}</textarea>${message}
+        ><textarea id="${id}" name="${field.name}" rows="4" ${invalid}>${asText(value)}</textarea>${message}
       </div>`;
     default: {
       const type = field.kind === 'datetime' ? 'datetime-local' : field.kind;
       const hint = field.hint ? html`<p class="hint">${field.hint}</p>` : '';
-      return html`<div class="form-row">
+      return html`<div class="form-row${field.required && field.kind !== 'datetime' ? ' wide' : ''}">
         <label for="${id}">${field.label}${field.required ? ' *' : ''}</label
         ><input
           type="${type}"

@@ -61,9 +61,16 @@ export function eventWhen(row: EventRow, lang: Language): Html {
   return html`${from} – ${to} <abbr title="${row.timezone}">${abbr}</abbr>`;
 }
 
-/** The short time label of an event in a day's list: its start time, or "All day". */
-export function startLabel(row: EventRow, lang: Language): Html {
+/**
+ * When an event happens, under its day's heading: the times of a timed event that starts and ends
+ * that day, "All day" for a one-day all-day event, the whole span otherwise.
+ */
+export function timesWithinDay(row: EventRow, lang: Language): Html {
+  const span = localSpan(row);
+  if (span.first !== span.last) return eventWhen(row, lang);
   if (row.all_day === 1) return html`${text(lang, 'all_day')}`;
   const start = localOf(row.start_utc, row.timezone, lang);
-  return timeElement(start, start.toLocaleString(TIME));
+  const end = localOf(row.end_utc, row.timezone, lang);
+  const abbr = timezoneAbbreviation(row.timezone, row.start_utc);
+  return html`${timeElement(start, start.toLocaleString(TIME))} – ${timeElement(end, end.toLocaleString(TIME))} <abbr title="${row.timezone}">${abbr}</abbr>`;
 }

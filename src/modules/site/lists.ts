@@ -85,7 +85,7 @@ export function groupedByDay(state: ListState, bundles: readonly EventBundle[]):
             ><time datetime="${day}">${dayHeading(DateTime.fromISO(day).setLocale(localeOf(lang)))}</time></a
           >
         </h2>
-        <div class="cards">${items.map((bundle) => eventCard(state.links, bundle))}</div>
+        <div class="cards">${items.map((bundle) => eventCard(state.links, bundle, { withinDay: true }))}</div>
       </section>`,
   )}`;
 }
@@ -207,7 +207,7 @@ export function dayLists(state: ListState, days: Map<string, EventBundle[]>, sho
           ><time datetime="${iso}">${dayHeading(day)}</time></a
         >
       </h2>
-      ${items.length > 0 ? html`<div class="cards">${items.map((bundle) => eventCard(links, bundle))}</div>` : noEvents(lang)}
+      ${items.length > 0 ? html`<div class="cards">${items.map((bundle) => eventCard(links, bundle, { withinDay: true }))}</div>` : noEvents(lang)}
     </section>`;
   });
   return html`${sections}`;

@@ -4,7 +4,7 @@ import { formatCost, readStoredCost } from '../events/events.cost.js';
 import type { EventBundle } from '../events/events.present.js';
 import type { EventRow } from '../events/events.repository.js';
 import type { TermRow } from '../terms/terms.repository.js';
-import { eventWhen, startLabel } from './format.js';
+import { eventWhen, timesWithinDay } from './format.js';
 import { html, type Html } from './html.js';
 import type { Pairs, SiteLinks } from './layout.js';
 import { text } from './texts.js';
@@ -26,11 +26,11 @@ export function termLinks(links: SiteLinks, terms: readonly TermRow[], kind: 'ca
 }
 
 /** One event in a list: when, what, where; a protected event shows its title and dates only (API.md §23.1). */
-export function eventCard(links: SiteLinks, bundle: EventBundle, options: { timeOnly?: boolean } = {}): Html {
+export function eventCard(links: SiteLinks, bundle: EventBundle, options: { withinDay?: boolean } = {}): Html {
   const { row, venue } = bundle;
   const lang = links.lang;
   const locked = row.password !== '';
-  const when = options.timeOnly ? startLabel(row, lang) : eventWhen(row, lang);
+  const when = options.withinDay ? timesWithinDay(row, lang) : eventWhen(row, lang);
   const image =
     !locked && row.image_url ? html`<img class="card-image" src="${row.image_url}" alt="" loading="lazy">` : '';
   return html`<article class="event-card${row.featured === 1 ? ' featured' : ''}">
