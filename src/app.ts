@@ -206,7 +206,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   registerOptionsRoutes(app, registry);
   const ical = createIcalModule(events, keep);
   registerIcalRoutes(app, ical);
-  registerPageRoutes(app, events, ical);
+  registerPageRoutes(app, events, ical, keep);
   registerEditorRoutes(app);
   registerOperations(app, config, { db: handle.db, metrics, searchIndexState: () => events.searchIndexState() });
   return app;

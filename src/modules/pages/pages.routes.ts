@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DateTime } from 'luxon';
 import { isRecord } from '../../domain/params.js';
@@ -7,6 +6,8 @@ import { ApiError } from '../../errors.js';
 import { requestContext, type RequestContext } from '../../http/context.js';
 import { totalPages } from '../../http/lists.js';
 import { translate } from '../../i18n/translate.js';
+import type { VersionedCache } from '../../cache/lru.js';
+import { MB, type CacheMaker } from '../../cache/maker.js';
 import * as eventsService from '../events/events.service.js';
 import type { EventsModule } from '../events/events.module.js';
 import { presentEventJsonLd } from '../events/events.present.js';
@@ -38,9 +39,17 @@ import {
 import { localeOf, text } from '../site/texts.js';
 import { itemDetails } from '../site/item-page.js';
 import { htmlNotFound } from '../site/errors.js';
+import { readPublicFile } from '../site/assets.js';
 
 /** What a page handler returns: the shell without its links (made once per request). */
-type Page = Omit<PageShell, 'links'> & { status?: number };
+type Page = Omit<PageShell, 'links'>;
+
+/**
+ * How long a rendered page stays right besides writes (which change the data version): lists of
+ * events not yet ended change by the minute, period views (today's highlight) by the day, event
+ * pages only with the data.
+ */
+type Freshness = 'minute' | 'day' | 'data';
 
 /** The query of a request without the language parameter, as pairs (the switcher's links keep the rest). */
 function ownQuery(request: FastifyRequest): Pairs {
@@ -87,15 +96,27 @@ function badRequestPage(links: SiteLinks, error: ApiError): string {
  * 400 page for bad filters, the 404 page for anything unknown or not public.
  */
 async function servePage(
+  pages: VersionedCache<string>,
   request: FastifyRequest,
   reply: FastifyReply,
+  freshness: Freshness,
   build: (ctx: RequestContext, links: SiteLinks) => Promise<Page>,
 ): Promise<FastifyReply> {
   const ctx = anonymous(requestContext(request));
   const links = siteLinksOf(request, ctx);
+  const { siteTimezone } = request.server.calendar.config;
+  const moment =
+    freshness === 'minute'
+      ? String(Math.floor(ctx.now.toSeconds() / 60))
+      : freshness === 'day'
+        ? (ctx.now.setZone(zoneOf(siteTimezone)).toISODate() ?? '')
+        : '';
   try {
-    const page = await build(ctx, links);
-    return sendHtml(reply, renderShell({ ...page, links }), page.status);
+    const key = `${links.lang}|${links.prefix}|${moment}|${request.url}`;
+    const body = await pages.computed(key, await ctx.dataVersion(), async () =>
+      renderShell({ ...(await build(ctx, links)), links }),
+    );
+    return sendHtml(reply, body);
   } catch (error) {
     if (!(error instanceof ApiError) || error.status >= 500) throw error;
     if (error.status === 400) return sendHtml(reply, badRequestPage(links, error), 400);
@@ -158,15 +179,23 @@ async function upcomingList(
   return { body: listBody(state, bundles, input.page, totalPages(total, perPage)), total };
 }
 
-export function registerPageRoutes(app: FastifyInstance, events: EventsModule, ical: IcalDeps): void {
+export function registerPageRoutes(app: FastifyInstance, events: EventsModule, ical: IcalDeps, keep: CacheMaker): void {
   const deps: SiteDeps = { events, ical };
+  // Rendered pages under the current data version (a write anywhere makes them all out of date).
+  const pages = keep<string>(2_000, 64 * MB, (body) => body.length);
+  const serve = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    freshness: Freshness,
+    build: (ctx: RequestContext, links: SiteLinks) => Promise<Page>,
+  ) => servePage(pages, request, reply, freshness, build);
   const { db, config, linked } = events.state;
   const schema = { hide: true };
   const siteZone = zoneOf(config.siteTimezone);
   const todayOf = (ctx: RequestContext) => ctx.now.setZone(siteZone).startOf('day');
 
-  const stylesheet = readFileSync(new URL('../../../public/site.css', import.meta.url));
-  const theme = readFileSync(new URL('../../../public/theme.css', import.meta.url));
+  const stylesheet = readPublicFile('site.css');
+  const theme = readPublicFile('theme.css');
   for (const [name, body] of [
     ['site.css', stylesheet],
     ['theme.css', theme],
@@ -194,7 +223,7 @@ export function registerPageRoutes(app: FastifyInstance, events: EventsModule, i
         filename: 'events.ics',
         attachment: true,
       });
-    return servePage(request, reply, async (ctx, links) => {
+    return serve(request, reply, 'minute', async (ctx, links) => {
       const state = listState(request, links, '/events/');
       const list = await upcomingList(deps, ctx, links, request, '/events/');
       return {
@@ -241,7 +270,7 @@ export function registerPageRoutes(app: FastifyInstance, events: EventsModule, i
           filename: 'events.ics',
           attachment: true,
         });
-      return servePage(request, reply, async (ctx, links) => {
+      return serve(request, reply, 'day', async (ctx, links) => {
         const state = listState(request, links, pathOf(day));
         const input = pageInput(ctx, request.query);
         // Events are placed on the days of their own zone (API.md §25.6): a day's margin each side.
@@ -305,8 +334,9 @@ export function registerPageRoutes(app: FastifyInstance, events: EventsModule, i
     reply: FastifyReply,
     target: () => Promise<PageTarget>,
     build: (ctx: RequestContext, links: SiteLinks) => Promise<Page>,
+    freshness: Freshness = 'minute',
   ) => {
-    if (!pageExport(request)) return servePage(request, reply, build);
+    if (!pageExport(request)) return serve(request, reply, freshness, build);
     let resolved: PageTarget;
     try {
       resolved = await target();
@@ -344,6 +374,7 @@ export function registerPageRoutes(app: FastifyInstance, events: EventsModule, i
       reply,
       async () => ({ kind: 'event', id: await postId('event', request.params.slug) }),
       async (ctx, links) => eventPage(ctx, links, await postId('event', request.params.slug)),
+      'data',
     ),
   );
 

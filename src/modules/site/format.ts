@@ -15,14 +15,53 @@ export function localOf(seconds: number, timezone: string, lang: Language): Date
 export const isoDay = (dt: DateTime): string => dt.toISODate() ?? '';
 
 /**
+ * Intl formatters by locale, zone and options: building one costs far more than using it, and a
+ * month page formats hundreds of dates. `null` marks a zone Intl does not know (TEC's `UTC+2`
+ * offsets), which Luxon formats instead.
+ */
+const formatters = new Map<string, Intl.DateTimeFormat | null>();
+
+function formatterOf(
+  locale: string,
+  timezone: string,
+  options: Intl.DateTimeFormatOptions,
+): Intl.DateTimeFormat | null {
+  const key = `${locale}|${timezone}|${JSON.stringify(options)}`;
+  let formatter = formatters.get(key);
+  if (formatter === undefined) {
+    try {
+      formatter = new Intl.DateTimeFormat(locale, { ...options, timeZone: timezone });
+    } catch {
+      formatter = null;
+    }
+    formatters.set(key, formatter);
+  }
+  return formatter;
+}
+
+const YMD = { year: 'numeric', month: '2-digit', day: '2-digit' } as const;
+
+/** The local calendar day `YYYY-MM-DD` of an instant in a zone (en-CA writes dates that way). */
+export function localDate(seconds: number, timezone: string): string {
+  const formatter = formatterOf('en-CA', timezone, YMD);
+  if (formatter) return formatter.format(seconds * 1000);
+  return DateTime.fromSeconds(seconds, { zone: zoneOf(timezone) }).toISODate() ?? '';
+}
+
+/** A wall-clock time (`7:00 PM`, `19:00`) of an instant in a zone and the page's language. */
+export function localTime(seconds: number, timezone: string, lang: Language): string {
+  const formatter = formatterOf(localeOf(lang), timezone, TIME);
+  if (formatter) return formatter.format(seconds * 1000);
+  return localOf(seconds, timezone, lang).toLocaleString(TIME);
+}
+
+/**
  * The local days an event covers in its own zone (API.md §25.6: pages group by the event's local
- * start): from its start day to its end day, an end at exactly midnight belonging to the day before.
+ * start): from its start day to the day of its last second, so an end at midnight belongs to the day before.
  */
 export function localSpan(row: EventRow): { first: string; last: string } {
-  const start = DateTime.fromSeconds(row.start_utc, { zone: zoneOf(row.timezone) });
-  let end = DateTime.fromSeconds(row.end_utc, { zone: zoneOf(row.timezone) });
-  if (row.end_utc > row.start_utc && end.equals(end.startOf('day'))) end = end.minus({ seconds: 1 });
-  return { first: isoDay(start), last: isoDay(end) };
+  const lastSecond = row.end_utc > row.start_utc ? row.end_utc - 1 : row.end_utc;
+  return { first: localDate(row.start_utc, row.timezone), last: localDate(lastSecond, row.timezone) };
 }
 
 const DAY_LONG = { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' } as const;
@@ -35,9 +74,10 @@ function timeElement(dt: DateTime, label: string, dateOnly = false): Html {
   return html`<time datetime="${datetime}">${label}</time>`;
 }
 
-/** A long date heading, e.g. "Saturday, December 12, 2026" in the page's language. */
-export function dayHeading(day: DateTime): string {
-  return day.toLocaleString(DAY_LONG);
+/** A long date heading of a calendar day `YYYY-MM-DD`, e.g. "Saturday, December 12, 2026" in the page's language. */
+export function dayHeading(iso: string, lang: Language): string {
+  const [year, month, day] = iso.split('-').map(Number);
+  return formatterOf(localeOf(lang), 'UTC', DAY_LONG)?.format(Date.UTC(year, month - 1, day)) ?? iso;
 }
 
 /**

@@ -2,7 +2,7 @@ import { DateTime, Info } from 'luxon';
 import type { Language } from '../../i18n/languages.js';
 import type { EventBundle } from '../events/events.present.js';
 import type { TermRow } from '../terms/terms.repository.js';
-import { dayHeading, isoDay, localSpan } from './format.js';
+import { dayHeading, isoDay, localSpan, localTime } from './format.js';
 import { html, type Html } from './html.js';
 import type { Pairs, SiteLinks } from './layout.js';
 import { eventCard, noEvents, pagination, paths } from './parts.js';
@@ -82,7 +82,7 @@ export function groupedByDay(state: ListState, bundles: readonly EventBundle[]):
       html`<section class="day-group">
         <h2 class="day-heading">
           <a href="${state.links.to(`/events/day/${day}/`, state.filters)}"
-            ><time datetime="${day}">${dayHeading(DateTime.fromISO(day).setLocale(localeOf(lang)))}</time></a
+            ><time datetime="${day}">${dayHeading(day, lang)}</time></a
           >
         </h2>
         <div class="cards">${items.map((bundle) => eventCard(state.links, bundle, { withinDay: true }))}</div>
@@ -113,14 +113,10 @@ export function eventsByDay(
 ): Map<string, EventBundle[]> {
   const days = new Map<string, EventBundle[]>();
   for (let day = first; day <= last; day = day.plus({ days: 1 })) days.set(isoDay(day), []);
-  const from = isoDay(first);
-  const to = isoDay(last);
   for (const bundle of bundles) {
     const span = localSpan(bundle.row);
-    if (span.last < from || span.first > to) continue;
-    let day = DateTime.fromISO(span.first > from ? span.first : from);
-    const end = span.last < to ? span.last : to;
-    for (; isoDay(day) <= end; day = day.plus({ days: 1 })) days.get(isoDay(day))?.push(bundle);
+    // ISO dates compare as strings.
+    for (const [iso, items] of days) if (iso >= span.first && iso <= span.last) items.push(bundle);
   }
   return days;
 }
@@ -159,13 +155,13 @@ export function monthGrid(state: ListState, month: DateTime, bundles: readonly E
         html`<td class="${classes}">
           <a class="day-number" href="${links.to(`/events/day/${iso}/`, state.filters)}"
             ><time datetime="${iso}"
-              ><span class="narrow-only">${dayHeading(day)}</span><span class="wide-only">${day.day}</span></time
+              ><span class="narrow-only">${dayHeading(iso, lang)}</span><span class="wide-only">${day.day}</span></time
             ></a
           >
           ${
             shown.length > 0
               ? html`<ul class="day-events">
-                  ${shown.map(({ row }) => html`<li><a href="${links.to(paths.event(row.slug))}">${row.all_day === 1 ? '' : html`<span class="time">${DateTime.fromSeconds(row.start_utc, { zone: row.timezone }).setLocale(locale).toLocaleString(DateTime.TIME_SIMPLE)}</span> `}${row.title}</a></li>`)}
+                  ${shown.map(({ row }) => html`<li><a href="${links.to(paths.event(row.slug))}">${row.all_day === 1 ? '' : html`<span class="time">${localTime(row.start_utc, row.timezone, lang)}</span> `}${row.title}</a></li>`)}
                 </ul>`
               : ''
           }
@@ -200,11 +196,10 @@ export function dayLists(state: ListState, days: Map<string, EventBundle[]>, sho
   const lang = links.lang;
   const sections = [...days].map(([iso, items]) => {
     if (items.length === 0 && !showEmpty) return html``;
-    const day = DateTime.fromISO(iso).setLocale(localeOf(lang));
     return html`<section class="day-group">
       <h2 class="day-heading">
         <a href="${links.to(`/events/day/${iso}/`, state.filters)}"
-          ><time datetime="${iso}">${dayHeading(day)}</time></a
+          ><time datetime="${iso}">${dayHeading(iso, lang)}</time></a
         >
       </h2>
       ${items.length > 0 ? html`<div class="cards">${items.map((bundle) => eventCard(links, bundle, { withinDay: true }))}</div>` : noEvents(lang)}
