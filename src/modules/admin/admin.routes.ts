@@ -29,6 +29,14 @@ declare module 'fastify' {
 
 type Form = Readonly<Record<string, unknown>>;
 
+const FILTER_LABELS: Readonly<Record<string, string>> = {
+  search: 'Search',
+  categories: 'Categories (slugs or ids)',
+  tags: 'Tags (slugs or ids)',
+  start_date: 'From',
+  end_date: 'Until',
+};
+
 const formOf = (request: FastifyRequest): Form => (isRecord(request.body) ? request.body : {});
 const queryOf = (request: FastifyRequest): Form => (isRecord(request.query) ? request.query : {});
 const str = (value: unknown) => (typeof value === 'string' ? value : '');
@@ -223,7 +231,7 @@ export function registerEditorRoutes(app: FastifyInstance): void {
                       label: value || 'any',
                     })),
                   }
-                : { kind: name.endsWith('_date') ? 'text' : 'text', name, label: name.replace('_', ' ') };
+                : { kind: name.endsWith('_date') ? 'date' : 'text', name, label: FILTER_LABELS[name] ?? name };
             return renderField(field, { values: query, errors });
           })}
           <div class="filter-actions"><button type="submit">Filter</button></div>

@@ -8,7 +8,7 @@ export interface Option {
 /** One form control, named by its API parameter (API.md §23.2). */
 export type Field =
   | {
-      kind: 'text' | 'url' | 'email' | 'datetime' | 'textarea';
+      kind: 'text' | 'url' | 'email' | 'date' | 'datetime' | 'textarea';
       name: string;
       label: string;
       required?: boolean;
