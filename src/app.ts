@@ -14,6 +14,8 @@ import { syncSiteTimezone } from './modules/events/events.maintenance.js';
 import { registerEventRoutes } from './modules/events/events.routes.js';
 import { assignIcalUids } from './modules/ical/ical.maintenance.js';
 import { createIcalModule } from './modules/ical/ical.module.js';
+import { resolveWithDns, type ResolveHost } from './modules/import/ics.fetch.js';
+import { registerImportRoutes } from './modules/import/import.routes.js';
 import { registerIcalRoutes } from './modules/ical/ical.routes.js';
 import { registerPageRoutes } from './modules/pages/pages.routes.js';
 import { htmlNotFound, registerHtmlHeaders } from './modules/site/errors.js';
@@ -47,6 +49,8 @@ export interface AppOptions {
   readonly clock?: () => Date;
   /** Pino logger options, or false to silence logging. */
   readonly logger?: boolean | { level: string };
+  /** How the import resolves host names before its address check (tests inject one; default DNS). */
+  readonly resolveHost?: ResolveHost;
 }
 
 /** Process-wide state, built once by buildApp (tests and the server entry read it). */
@@ -203,6 +207,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   registerVenueRoutes(app, registry, linked);
   registerOrganizerRoutes(app, registry, linked);
   registerTermRoutes(app, registry, terms);
+  registerImportRoutes(app, registry, { events: events.state, resolveHost: options.resolveHost ?? resolveWithDns });
   registerOptionsRoutes(app, registry);
   const ical = createIcalModule(events, keep);
   registerIcalRoutes(app, ical);

@@ -34,6 +34,8 @@ export interface Config {
   readonly siteName: string;
   /** ICAL_MAX_EVENTS: the most events one iCalendar feed holds (API.md §19). */
   readonly icalMaxEvents: number;
+  /** IMPORT_ALLOW_PRIVATE_URLS: whether `POST /import/ics` may fetch from private addresses (API.md §19.3). */
+  readonly importAllowPrivateUrls: boolean;
   /** SITE_LOGO_URL: an image shown beside the site name on the website (API.md §23); none when unset. */
   readonly siteLogoUrl: string | undefined;
 }
@@ -150,6 +152,13 @@ function onOff(env: Env, name: string): boolean {
   return value === 'on';
 }
 
+function trueFalse(env: Env, name: string): boolean {
+  const value = (env[name] || 'false').toLowerCase();
+  if (value !== 'true' && value !== 'false')
+    throw new ConfigError(name, `must be "true" or "false", got "${env[name]}"`);
+  return value === 'true';
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = positiveInt(env, 'PORT', 8080, 65535);
   const host = env.HOST || '127.0.0.1';
@@ -199,6 +208,7 @@ export function loadConfig(env: Env = process.env): Config {
     metricsToken: env.METRICS_TOKEN || undefined,
     siteName: env.SITE_NAME?.trim() || new URL(origin).hostname,
     icalMaxEvents: positiveInt(env, 'ICAL_MAX_EVENTS', 2000, 100_000),
+    importAllowPrivateUrls: trueFalse(env, 'IMPORT_ALLOW_PRIVATE_URLS'),
     siteLogoUrl: logoUrl(env),
   });
 }

@@ -41,6 +41,9 @@ export const ERRORS = {
   rest_term_invalid: { status: 404, message: 'rest_term_invalid' },
   term_exists: { status: 400, message: 'term_exists_taxonomy' },
   rest_taxonomy_not_hierarchical: { status: 400, message: 'rest_taxonomy_not_hierarchical' },
+  rest_invalid_ics: { status: 400, message: 'rest_invalid_ics' },
+  rest_import_url_forbidden: { status: 400, message: 'rest_import_url_forbidden' },
+  rest_import_fetch_failed: { status: 400, message: 'rest_import_fetch_failed' },
 } as const satisfies Record<string, { status: number; message: MessageKey }>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -13,7 +13,9 @@ import * as credentialChanges from './migrations/0009_credential_changes_bump_ve
 import * as searchMerges from './migrations/0010_search_index_merges_by_sixteen.js';
 import * as statusBeforeTrash from './migrations/0011_status_before_trash.js';
 import * as icalIdentity from './migrations/0012_event_ical_identity.js';
+import * as importStamp from './migrations/0013_event_import_stamp.js';
 import * as editorSessions from './migrations/0018_editor_sessions.js';
+import * as feedIndexes from './migrations/0020_feed_indexes.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -33,7 +35,9 @@ const STEPS: Record<string, DialectMigration> = {
   '0010_search_index_merges_by_sixteen': searchMerges,
   '0011_status_before_trash': statusBeforeTrash,
   '0012_event_ical_identity': icalIdentity,
+  '0013_event_import_stamp': importStamp,
   '0018_editor_sessions': editorSessions,
+  '0020_feed_indexes': feedIndexes,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -102,6 +102,8 @@ export interface EventsTable {
   ical_sequence: Generated<number>;
   /** Creation instant (iCalendar CREATED); null only for events older than migration 0012 without a post. */
   created_at: number | null;
+  /** The imported file's LAST-MODIFIED (else DTSTAMP) at the event's last import (migration 0013); null if never imported. */
+  ical_import_stamp: number | null;
 }
 
 export interface VenuesTable {

@@ -39,11 +39,11 @@ export function renderError(error: ApiError, lang: Language): ErrorBody {
 }
 
 /** Fastify's own errors in the contract's terms; undefined for an unexpected failure. */
-function fromFastifyError(error: FastifyError, config: Config): ApiError | undefined {
+function fromFastifyError(error: FastifyError, config: Config, bodyLimit = config.bodyLimit): ApiError | undefined {
   if (error instanceof ApiError) return error;
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ApiError('rest_payload_too_large', { vars: { limit: config.bodyLimit } });
+      return new ApiError('rest_payload_too_large', { vars: { limit: bodyLimit } });
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new ApiError('rest_invalid_json');
@@ -100,7 +100,8 @@ export function registerErrorHandling(
     return sendError(request, reply, error, lang);
   };
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    let known = fromFastifyError(error, config);
+    // A route may have its own limit (the import's, API.md §19.3).
+    let known = fromFastifyError(error, config, request.routeOptions.bodyLimit);
     if (known && request.is404 && BODY_ERRORS.has(known.code)) known = new ApiError('rest_no_route');
     const lang = errorLanguage(request, config.defaultLanguage);
     if (known) return answer(request, reply, known, lang);

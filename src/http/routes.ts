@@ -1,4 +1,4 @@
-import { Type, type TObject, type TSchema } from '@sinclair/typebox';
+import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isRecord } from '../domain/params.js';
 import { LANGUAGES } from '../i18n/languages.js';
@@ -6,6 +6,13 @@ import { invalidParams, type ParamProblem } from '../errors.js';
 import { mergeSources, nulProblems, parseArgs, type ArgsSpec, type ParsedArgs } from './args.js';
 import { requestContext, type RequestContext } from './context.js';
 import { NAMESPACE } from './urls.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route takes a `text/calendar` body (http/body.ts). */
+    calendarBody?: boolean;
+  }
+}
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -42,6 +49,10 @@ export interface RouteDefinition<S extends ArgsSpec> {
   readonly tags: readonly string[];
   readonly responses: Readonly<Record<number, TSchema>>;
   readonly secured?: boolean;
+  /** A body limit of its own (bytes) instead of BODY_LIMIT. */
+  readonly bodyLimit?: number;
+  /** Also takes a `text/calendar` body, as the `ics` parameter (API.md §19.3); elsewhere that is 415. */
+  readonly calendarBody?: boolean;
   handler(request: ApiRequest<S>, reply: FastifyReply): Promise<unknown>;
 }
 
@@ -151,14 +162,14 @@ export const languageParameter = Type.String({
 
 /** The documented request shape of a route: its args as query string or body, plus path params. */
 function documentedSchema(
-  definition: Pick<RouteDefinition<ArgsSpec>, 'args' | 'path' | 'methods'>,
-): Record<string, TObject> {
+  definition: Pick<RouteDefinition<ArgsSpec>, 'args' | 'path' | 'methods' | 'calendarBody'>,
+): Record<string, TSchema> {
   const properties: Record<string, TSchema> = {};
   for (const [name, spec] of Object.entries(definition.args)) {
     properties[name] = spec.required ? spec.schema : Type.Optional(spec.schema);
   }
   const params = pathParams(definition.path);
-  const schema: Record<string, TObject> = {};
+  const schema: Record<string, TSchema> = {};
   if (params.length > 0) {
     schema.params = Type.Object(Object.fromEntries(params.map((name) => [name, PATH_PARAMS[name].schema])));
   }
@@ -168,6 +179,18 @@ function documentedSchema(
   } else {
     schema.querystring = Type.Object({ i18n_language: Type.Optional(languageParameter) });
     schema.body = Type.Object(properties);
+    // The import also takes the iCalendar text itself as the body (API.md §19.3).
+    if (definition.calendarBody) {
+      const form = { schema: schema.body };
+      schema.body = Type.Unsafe({
+        content: {
+          'application/json': form,
+          'application/x-www-form-urlencoded': form,
+          'multipart/form-data': form,
+          'text/calendar': { schema: Type.String({ description: 'The iCalendar text' }) },
+        },
+      });
+    }
   }
   return schema;
 }
@@ -224,6 +247,8 @@ export function registerRoute<S extends ArgsSpec>(
       ...documentedSchema(definition),
       response: definition.responses,
     },
+    ...(definition.bodyLimit !== undefined ? { bodyLimit: definition.bodyLimit } : {}),
+    config: { calendarBody: definition.calendarBody === true },
     handler,
   });
 }

@@ -142,9 +142,10 @@ for (const dialect of await testDialects()) {
         listCategories: 'GET /categories',
         patchTagById: 'PATCH /tags/{id}',
         deleteCategoryById: 'DELETE /categories/{id}',
+        importIcs: 'POST /import/ics',
       };
       for (const [id, where] of Object.entries(expected)) assert.equal(ids.get(id), where, id);
-      assert.equal(ids.size, 52);
+      assert.equal(ids.size, 53);
     });
   });
 }

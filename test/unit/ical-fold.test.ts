@@ -22,6 +22,13 @@ describe('iCalendar line folding (API.md §19.1)', () => {
     }
   });
 
+  it('folds lines of one-octet characters as ical-generator does, at every length', () => {
+    for (let length = 60; length < 400; length++) {
+      const text = `X-ALT-DESC:${'abc, d;\\'.repeat(60).slice(0, length)}\r\nEND:VEVENT`;
+      assert.equal(foldLines(text), referenceFold(text));
+    }
+  });
+
   it('never makes a line longer than 75 octets, nor splits a UTF-8 sequence', () => {
     const folded = foldLines(`SUMMARY:${'é'.repeat(100)}${'🎉'.repeat(50)}`);
     for (const line of folded.split('\r\n')) {

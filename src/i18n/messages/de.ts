@@ -68,4 +68,9 @@ export const de: Catalogue = {
   must_be_list: '{param} muss eine Liste von IDs oder Slugs sein.',
   invalid_reference: '{param} muss eine ID, ein Objekt oder eine Liste davon sein.',
   cost_free: 'Kostenlos',
+  rest_invalid_ics: 'Ungültige iCalendar-Daten: {reason}',
+  rest_import_url_forbidden:
+    'Die Import-URL muss http, https oder webcal verwenden und darf keine private Adresse nennen.',
+  rest_import_fetch_failed: 'Der Kalender konnte nicht abgerufen werden ({reason}).',
+  import_ics_or_url: 'Senden Sie entweder ics oder url, nicht beides.',
 };

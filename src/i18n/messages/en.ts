@@ -69,6 +69,10 @@ export const en = {
   must_be_list: '{param} must be a list of ids or slugs.',
   invalid_reference: '{param} must be an id, an object or a list of them.',
   cost_free: 'Free',
+  rest_invalid_ics: 'Invalid iCalendar data: {reason}',
+  rest_import_url_forbidden: 'The import URL must use http, https or webcal and must not name a private address.',
+  rest_import_fetch_failed: 'The calendar could not be fetched ({reason}).',
+  import_ics_or_url: 'Send either ics or url, not both.',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -67,4 +67,9 @@ export const es: Catalogue = {
   must_be_list: '{param} debe ser una lista de ID o slugs.',
   invalid_reference: '{param} debe ser un ID, un objeto o una lista de ellos.',
   cost_free: 'Gratis',
+  rest_invalid_ics: 'Datos iCalendar no válidos: {reason}',
+  rest_import_url_forbidden:
+    'La URL de importación debe usar http, https o webcal y no puede apuntar a una dirección privada.',
+  rest_import_fetch_failed: 'No se pudo obtener el calendario ({reason}).',
+  import_ics_or_url: 'Envíe ics o url, no ambos.',
 };

@@ -67,4 +67,9 @@ export const fi: Catalogue = {
   must_be_list: 'Parametrin {param} on oltava luettelo tunnisteita tai lyhytnimiä.',
   invalid_reference: 'Parametrin {param} on oltava tunniste, objekti tai luettelo niistä.',
   cost_free: 'Maksuton',
+  rest_invalid_ics: 'Virheellinen iCalendar-data: {reason}',
+  rest_import_url_forbidden:
+    'Tuonnin URL-osoitteen on käytettävä http-, https- tai webcal-muotoa, eikä se saa osoittaa yksityiseen osoitteeseen.',
+  rest_import_fetch_failed: 'Kalenteria ei voitu hakea ({reason}).',
+  import_ics_or_url: 'Lähetä joko ics tai url, ei molempia.',
 };

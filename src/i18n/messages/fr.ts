@@ -67,4 +67,9 @@ export const fr: Catalogue = {
   must_be_list: "{param} doit être une liste d'identifiants ou de slugs.",
   invalid_reference: '{param} doit être un identifiant, un objet ou une liste de ceux-ci.',
   cost_free: 'Gratuit',
+  rest_invalid_ics: 'Données iCalendar non valides : {reason}',
+  rest_import_url_forbidden:
+    "L'URL d'import doit utiliser http, https ou webcal et ne doit pas désigner une adresse privée.",
+  rest_import_fetch_failed: "Le calendrier n'a pas pu être récupéré ({reason}).",
+  import_ics_or_url: 'Envoyez soit ics, soit url, pas les deux.',
 };

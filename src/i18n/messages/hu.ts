@@ -67,4 +67,9 @@ export const hu: Catalogue = {
   must_be_list: 'A(z) {param} paraméternek azonosítók vagy slugok listájának kell lennie.',
   invalid_reference: 'A(z) {param} paraméternek azonosítónak, objektumnak vagy ezek listájának kell lennie.',
   cost_free: 'Ingyenes',
+  rest_invalid_ics: 'Érvénytelen iCalendar-adat: {reason}',
+  rest_import_url_forbidden:
+    'Az importálási URL-nek http, https vagy webcal sémát kell használnia, és nem mutathat privát címre.',
+  rest_import_fetch_failed: 'A naptárat nem sikerült letölteni ({reason}).',
+  import_ics_or_url: 'Vagy az ics, vagy az url paramétert küldje, ne mindkettőt.',
 };

@@ -67,4 +67,9 @@ export const it: Catalogue = {
   must_be_list: '{param} deve essere un elenco di ID o slug.',
   invalid_reference: '{param} deve essere un ID, un oggetto o un elenco di questi.',
   cost_free: 'Gratuito',
+  rest_invalid_ics: 'Dati iCalendar non validi: {reason}',
+  rest_import_url_forbidden:
+    "L'URL di importazione deve usare http, https o webcal e non può indicare un indirizzo privato.",
+  rest_import_fetch_failed: 'Impossibile scaricare il calendario ({reason}).',
+  import_ics_or_url: 'Invia ics oppure url, non entrambi.',
 };

@@ -67,4 +67,8 @@ export const nl: Catalogue = {
   must_be_list: '{param} moet een lijst van ids of slugs zijn.',
   invalid_reference: '{param} moet een id, een object of een lijst daarvan zijn.',
   cost_free: 'Gratis',
+  rest_invalid_ics: 'Ongeldige iCalendar-gegevens: {reason}',
+  rest_import_url_forbidden: 'De import-URL moet http, https of webcal gebruiken en mag geen privéadres aanwijzen.',
+  rest_import_fetch_failed: 'De agenda kon niet worden opgehaald ({reason}).',
+  import_ics_or_url: 'Stuur ics of url, niet allebei.',
 };

@@ -67,4 +67,9 @@ export const pl: Catalogue = {
   must_be_list: '{param} musi być listą identyfikatorów lub slugów.',
   invalid_reference: '{param} musi być identyfikatorem, obiektem lub ich listą.',
   cost_free: 'Bezpłatne',
+  rest_invalid_ics: 'Nieprawidłowe dane iCalendar: {reason}',
+  rest_import_url_forbidden:
+    'Adres URL importu musi używać http, https lub webcal i nie może wskazywać adresu prywatnego.',
+  rest_import_fetch_failed: 'Nie udało się pobrać kalendarza ({reason}).',
+  import_ics_or_url: 'Wyślij ics albo url, nie oba naraz.',
 };

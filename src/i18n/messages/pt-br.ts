@@ -67,4 +67,9 @@ export const ptBr: Catalogue = {
   must_be_list: '{param} deve ser uma lista de IDs ou slugs.',
   invalid_reference: '{param} deve ser um ID, um objeto ou uma lista deles.',
   cost_free: 'Grátis',
+  rest_invalid_ics: 'Dados iCalendar inválidos: {reason}',
+  rest_import_url_forbidden:
+    'A URL de importação deve usar http, https ou webcal e não pode apontar para um endereço privado.',
+  rest_import_fetch_failed: 'Não foi possível obter o calendário ({reason}).',
+  import_ics_or_url: 'Envie ics ou url, não ambos.',
 };

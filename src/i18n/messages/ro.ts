@@ -67,4 +67,9 @@ export const ro: Catalogue = {
   must_be_list: '{param} trebuie să fie o listă de ID-uri sau slug-uri.',
   invalid_reference: '{param} trebuie să fie un ID, un obiect sau o listă a acestora.',
   cost_free: 'Gratuit',
+  rest_invalid_ics: 'Date iCalendar nevalide: {reason}',
+  rest_import_url_forbidden:
+    'URL-ul de import trebuie să folosească http, https sau webcal și nu poate indica o adresă privată.',
+  rest_import_fetch_failed: 'Calendarul nu a putut fi descărcat ({reason}).',
+  import_ics_or_url: 'Trimiteți fie ics, fie url, nu pe amândouă.',
 };

@@ -67,4 +67,8 @@ export const sv: Catalogue = {
   must_be_list: '{param} måste vara en lista med id eller slugs.',
   invalid_reference: '{param} måste vara ett id, ett objekt eller en lista av dem.',
   cost_free: 'Gratis',
+  rest_invalid_ics: 'Ogiltiga iCalendar-data: {reason}',
+  rest_import_url_forbidden: 'Import-URL:en måste använda http, https eller webcal och får inte ange en privat adress.',
+  rest_import_fetch_failed: 'Kalendern kunde inte hämtas ({reason}).',
+  import_ics_or_url: 'Skicka antingen ics eller url, inte båda.',
 };

@@ -26,7 +26,8 @@ export type TermRef = { id: number } | { name: string };
 const isEmpty = (raw: unknown) =>
   raw === null || raw === '' || raw === 0 || raw === '0' || raw === false || (Array.isArray(raw) && raw.every(isEmpty));
 
-function inlineInput(
+/** An inline venue or organizer (TEC's arguments, as in an event body), or undefined when invalid. */
+export function inlineInput(
   ctx: RequestContext,
   kind: LinkedKind,
   raw: Record<string, unknown>,

@@ -153,8 +153,11 @@ export async function findEvents(db: Executor, ids: readonly number[], languages
   return ids.map((id) => byId.get(id)).filter((row): row is EventRow => row !== undefined);
 }
 
-/** An event's own columns as stored (all of them on insert), derived from the table's schema. */
-export type EventColumns = Omit<Selectable<EventsTable>, 'post_id'>;
+/**
+ * An event's own columns as stored (all of them on insert), derived from the table's schema; the
+ * import's stamp is the import's own (modules/import/import.repository.ts).
+ */
+export type EventColumns = Omit<Selectable<EventsTable>, 'post_id' | 'ical_import_stamp'>;
 
 const EVENT_COLUMNS = [
   'start_utc',

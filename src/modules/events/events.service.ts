@@ -206,7 +206,7 @@ export async function checkReadable(
   return { id: post.id, row };
 }
 
-interface Times {
+export interface Times {
   start_utc: number;
   end_utc: number;
   timezone: string;
@@ -262,7 +262,7 @@ function storedCost(
   };
 }
 
-interface Relations {
+export interface Relations {
   venue?: relations.LinkedRef[];
   organizers?: relations.LinkedRef[];
   categories?: relations.TermRef[];
@@ -351,6 +351,86 @@ function recordChange(changes: ChangeSet, eventId: number, countDeltas: Readonly
   changes.add('term', ...countDeltas.keys());
 }
 
+/** What inserting an event takes once its input has been checked (createEvent, the iCalendar import). */
+export interface EventInsert {
+  readonly input: EventCreateInput;
+  readonly times: Times;
+  readonly rel: Relations;
+  /** The status as stored (already scaled by role and scheduled). */
+  readonly status: string;
+  readonly publishedAt: number;
+  /** An imported event keeps the file's UID and SEQUENCE (API.md §19.2, §19.3); others get new ones. */
+  readonly ical?: { uid: string; sequence: number };
+}
+
+/**
+ * Inserts an event inside the caller's transaction, with its relations, term counts, search
+ * document and change set: the body of every event creation, one per request or many per import.
+ */
+export async function insertEventIn(
+  state: EventsState,
+  ctx: RequestContext,
+  trx: Executor,
+  changes: ChangeSet,
+  plan: EventInsert,
+  attempt: number,
+): Promise<number> {
+  const { input, times, rel, status } = plan;
+  const now = seconds(ctx.now);
+  const baseSlug =
+    input.slug === undefined && (status === 'draft' || status === 'pending') ? '' : toSlug(input.slug ?? input.title);
+  const cost = storedCost(input.cost);
+  const { id } = await withCounts(trx, changes, undefined, async () => {
+    const id = await posts.insertPost(trx, {
+      type: 'event',
+      author_id: input.author ?? ctx.caller?.userId ?? 0,
+      status,
+      slug: await uniqueSlug(trx, 'event', baseSlug, undefined, attempt),
+      title: input.title,
+      description: sanitizeHtml(input.description ?? ''),
+      excerpt: sanitizeHtml(input.excerpt ?? ''),
+      password: input.password ?? '',
+      lang: ctx.lang,
+      parent_id: input.post_parent ?? 0,
+      image_id: input.image !== undefined ? await imageIdOf(ctx, trx, input.image) : null,
+      published_at: plan.publishedAt,
+      modified_at: now,
+    });
+    await repo.insertEventColumns(trx, id, {
+      start_utc: times.start_utc,
+      end_utc: times.end_utc,
+      ...sortKeys(times.start_utc, times.end_utc, times.timezone, times.all_day, state.config.siteTimezone),
+      timezone: times.timezone,
+      all_day: times.all_day ? 1 : 0,
+      cost: cost?.cost ?? '',
+      currency_symbol: cost?.currency_symbol ?? '',
+      currency_code: '',
+      currency_position: cost?.currency_position ?? '',
+      website: input.website || null,
+      show_map: flag(input.show_map) ?? 0,
+      show_map_link: flag(input.show_map_link) ?? 0,
+      hide_from_listings: flag(input.hide_from_listings) ?? 0,
+      sticky: flag(input.sticky) ?? 0,
+      featured: flag(input.featured) ?? 0,
+      venue_id: null,
+      status,
+      author_id: input.author ?? ctx.caller?.userId ?? 0,
+      ical_uid: plan.ical?.uid ?? newIcalUid(state.config),
+      ical_sequence: plan.ical?.sequence ?? 0,
+      created_at: now,
+    });
+    await writeRelations(state, ctx, trx, id, rel);
+    await repo.refreshSearchDocument(trx, id);
+    return { id };
+  });
+  return id;
+}
+
+/** An event's times from a create's dates, zone and all-day flag (API.md §13); 400 naming the date when wrong. */
+export function timesOfCreate(state: EventsState, ctx: RequestContext, input: EventCreateInput): Times {
+  return computeTimes(state, ctx, input, undefined);
+}
+
 /** POST /events (API.md §13): 201 with the event; status scaled by role; one transaction. */
 export async function createEvent(state: EventsState, ctx: RequestContext, input: EventCreateInput): Promise<number> {
   const times = computeTimes(state, ctx, input, undefined);
@@ -360,60 +440,11 @@ export async function createEvent(state: EventsState, ctx: RequestContext, input
   const now = seconds(ctx.now);
   const publishedAt = publicationInstant(input) ?? now;
   const status = scheduleStatus(scaleStatus(ctx.caller, input.status), publishedAt, now);
-  const baseSlug =
-    input.slug === undefined && (status === 'draft' || status === 'pending') ? '' : toSlug(input.slug ?? input.title);
-  const cost = storedCost(input.cost);
-  const id = await withSlugRetry((attempt) =>
-    ctx.write(
-      async (trx, changes) =>
-        (
-          await withCounts(trx, changes, undefined, async () => {
-            const id = await posts.insertPost(trx, {
-              type: 'event',
-              author_id: input.author ?? ctx.caller?.userId ?? 0,
-              status,
-              slug: await uniqueSlug(trx, 'event', baseSlug, undefined, attempt),
-              title: input.title,
-              description: sanitizeHtml(input.description ?? ''),
-              excerpt: sanitizeHtml(input.excerpt ?? ''),
-              password: input.password ?? '',
-              lang: ctx.lang,
-              parent_id: input.post_parent ?? 0,
-              image_id: input.image !== undefined ? await imageIdOf(ctx, trx, input.image) : null,
-              published_at: publishedAt,
-              modified_at: now,
-            });
-            await repo.insertEventColumns(trx, id, {
-              start_utc: times.start_utc,
-              end_utc: times.end_utc,
-              ...sortKeys(times.start_utc, times.end_utc, times.timezone, times.all_day, state.config.siteTimezone),
-              timezone: times.timezone,
-              all_day: times.all_day ? 1 : 0,
-              cost: cost?.cost ?? '',
-              currency_symbol: cost?.currency_symbol ?? '',
-              currency_code: '',
-              currency_position: cost?.currency_position ?? '',
-              website: input.website || null,
-              show_map: flag(input.show_map) ?? 0,
-              show_map_link: flag(input.show_map_link) ?? 0,
-              hide_from_listings: flag(input.hide_from_listings) ?? 0,
-              sticky: flag(input.sticky) ?? 0,
-              featured: flag(input.featured) ?? 0,
-              venue_id: null,
-              status,
-              author_id: input.author ?? ctx.caller?.userId ?? 0,
-              ical_uid: newIcalUid(state.config),
-              ical_sequence: 0,
-              created_at: now,
-            });
-            await writeRelations(state, ctx, trx, id, rel);
-            await repo.refreshSearchDocument(trx, id);
-            return { id };
-          })
-        ).id,
+  return withSlugRetry((attempt) =>
+    ctx.write((trx, changes) =>
+      insertEventIn(state, ctx, trx, changes, { input, times, rel, status, publishedAt }, attempt),
     ),
   );
-  return id;
 }
 
 function touchesTimes(input: EventWriteInput): boolean {
@@ -457,44 +488,59 @@ export async function updateEvent(
   if (!canEditPost(ctx.caller, post)) throw forbidden(ctx.caller !== null);
   requireAuthorChange(ctx, input.author);
   await withSlugRetry((attempt) =>
-    ctx.write(async (trx, changeSet) => {
-      const current = requireEvent(await posts.lockPostBase(trx, post.id), post.id);
-      if (!canEditPost(ctx.caller, current)) throw forbidden(ctx.caller !== null);
-      const times = await timesAfter(state, ctx, trx, post.id, input);
-      const { changes, status, translated, inOriginal } = planPostUpdate(ctx, current, input);
-      if (input.password !== undefined) changes.password = input.password;
-      if (input.post_parent !== undefined) changes.parent_id = input.post_parent;
-      const columns: Partial<repo.EventColumns> = { ...storedCost(input.cost) };
-      if (changes.status !== undefined) columns.status = changes.status;
-      if (changes.author_id !== undefined) columns.author_id = changes.author_id;
-      if (times) {
-        Object.assign(columns, {
-          start_utc: times.start_utc,
-          end_utc: times.end_utc,
-          ...sortKeys(times.start_utc, times.end_utc, times.timezone, times.all_day, state.config.siteTimezone),
-          timezone: times.timezone,
-          all_day: times.all_day ? 1 : 0,
-        });
-      }
-      if (input.website !== undefined) columns.website = input.website || null;
-      for (const name of ['show_map', 'show_map_link', 'hide_from_listings', 'sticky', 'featured'] as const) {
-        if (input[name] !== undefined) columns[name] = input[name] ? 1 : 0;
-      }
-      return withCounts(trx, changeSet, post.id, async () => {
-        const slug = await nextSlug(trx, current, status, { slug: input.slug, name: input.title }, attempt);
-        if (slug !== current.slug) changes.slug = slug;
-        if (input.image !== undefined) changes.image_id = await imageIdOf(ctx, trx, input.image);
-        await posts.updatePost(trx, post.id, changes);
-        if (!inOriginal) await posts.upsertPostTranslation(trx, post.id, ctx.lang, translated);
-        await repo.updateEventColumns(trx, post.id, columns);
-        await writeRelations(state, ctx, trx, post.id, rel);
-        if (Object.keys(translated).length > 0 || input.password !== undefined)
-          await repo.refreshSearchDocument(trx, post.id);
-        return { id: post.id };
-      });
-    }),
+    ctx.write((trx, changes) => updateEventIn(state, ctx, trx, changes, post.id, input, rel, attempt)),
   );
   return post.id;
+}
+
+/**
+ * Applies a partial update inside the caller's transaction (updateEvent, the iCalendar import): the
+ * event is locked and the caller's right to edit it checked again, then the write is planned from
+ * the event as locked, with its relations, term counts, SEQUENCE, search document and change set.
+ */
+export async function updateEventIn(
+  state: EventsState,
+  ctx: RequestContext,
+  trx: Executor,
+  changeSet: ChangeSet,
+  id: number,
+  input: EventWriteInput,
+  rel: Relations,
+  attempt: number,
+): Promise<void> {
+  const current = requireEvent(await posts.lockPostBase(trx, id), id);
+  if (!canEditPost(ctx.caller, current)) throw forbidden(ctx.caller !== null);
+  const times = await timesAfter(state, ctx, trx, id, input);
+  const { changes, status, translated, inOriginal } = planPostUpdate(ctx, current, input);
+  if (input.password !== undefined) changes.password = input.password;
+  if (input.post_parent !== undefined) changes.parent_id = input.post_parent;
+  const columns: Partial<repo.EventColumns> = { ...storedCost(input.cost) };
+  if (changes.status !== undefined) columns.status = changes.status;
+  if (changes.author_id !== undefined) columns.author_id = changes.author_id;
+  if (times) {
+    Object.assign(columns, {
+      start_utc: times.start_utc,
+      end_utc: times.end_utc,
+      ...sortKeys(times.start_utc, times.end_utc, times.timezone, times.all_day, state.config.siteTimezone),
+      timezone: times.timezone,
+      all_day: times.all_day ? 1 : 0,
+    });
+  }
+  if (input.website !== undefined) columns.website = input.website || null;
+  for (const name of ['show_map', 'show_map_link', 'hide_from_listings', 'sticky', 'featured'] as const) {
+    if (input[name] !== undefined) columns[name] = input[name] ? 1 : 0;
+  }
+  await withCounts(trx, changeSet, id, async () => {
+    const slug = await nextSlug(trx, current, status, { slug: input.slug, name: input.title }, attempt);
+    if (slug !== current.slug) changes.slug = slug;
+    if (input.image !== undefined) changes.image_id = await imageIdOf(ctx, trx, input.image);
+    await posts.updatePost(trx, id, changes);
+    if (!inOriginal) await posts.upsertPostTranslation(trx, id, ctx.lang, translated);
+    await repo.updateEventColumns(trx, id, columns);
+    await writeRelations(state, ctx, trx, id, rel);
+    if (Object.keys(translated).length > 0 || input.password !== undefined) await repo.refreshSearchDocument(trx, id);
+    return { id };
+  });
 }
 
 /** DELETE (API.md §13): trash (410 the second time) or, with force=true for editors, delete for good. */

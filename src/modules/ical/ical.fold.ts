@@ -5,10 +5,21 @@ function octets(code: number): number {
   return code >= 0xd800 && code <= 0xdbff ? 4 : 3;
 }
 
+/** A line of one-octet characters, folded every 74 of them. */
+function foldAscii(line: string): string {
+  const parts = [];
+  for (let start = 0; start < line.length; start += 74) parts.push(line.slice(start, start + 74));
+  return parts.join('\r\n ');
+}
+
 /** One content line folded: a break before the character that would take the line past 74 octets. */
 function foldLine(line: string): string {
-  // 24 UTF-16 units are at most 72 octets: most lines need no look at their characters.
+  // 24 UTF-16 units are at most 72 octets; most longer lines are still short enough, which the
+  // runtime's own count tells without a look at each character here.
   if (line.length <= 24) return line;
+  const lineOctets = Buffer.byteLength(line);
+  if (lineOctets <= 74) return line;
+  if (lineOctets === line.length) return foldAscii(line);
   let folded = '';
   let start = 0;
   let size = 0;

@@ -181,10 +181,11 @@ export function renderCalendar(
   calendar.x('X-WR-TIMEZONE', config.siteTimezone);
   const head = calendar.toString();
   if (!head.endsWith(END)) throw new Error('ical-generator: unexpected end of calendar');
+  // Each component is folded on its own: a feed's text is never split into lines whole.
   const components = [
-    ...[...spans].map(([tzid, span]) => vtimezone(tzid, span.from, span.to)),
-    ...bundles.map((bundle) => calendar.createEvent(eventData(ctx, bundle)).toString()),
+    ...[...spans].map(([tzid, span]) => foldLines(vtimezone(tzid, span.from, span.to))),
+    ...bundles.map((bundle) => foldLines(calendar.createEvent(eventData(ctx, bundle)).toString())),
   ];
   // Every line ends with CRLF, the last one too (ical-generator leaves it out).
-  return `${head.slice(0, -END.length)}${foldLines(components.join(''))}${END}\r\n`;
+  return `${head.slice(0, -END.length)}${components.join('')}${END}\r\n`;
 }

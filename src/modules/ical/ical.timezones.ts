@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { DateTime, type Zone } from 'luxon';
 import { zoneOf } from '../../domain/timezones.js';
 
@@ -49,12 +50,43 @@ function transitionBetween(zone: Zone, low: number, high: number): number {
   return high;
 }
 
+interface Transition {
+  /** The first second of the new offset. */
+  readonly at: number;
+  /** The observance's lines. */
+  readonly lines: readonly string[];
+}
+
+/** Transitions by zone and UTC year: each costs a year of daily offset lookups, the same for every file. */
+const transitionsByYear = new LRUCache<string, readonly Transition[]>({ max: 20_000 });
+
+/** A zone's offset changes within one UTC year, sampled daily: no zone changes offset twice within a day. */
+function transitionsIn(zone: Zone, year: number): readonly Transition[] {
+  const key = `${zone.name}|${year}`;
+  const cached = transitionsByYear.get(key);
+  if (cached) return cached;
+  const transitions: Transition[] = [];
+  const end = Date.UTC(year + 1, 0, 1) / 1000;
+  let offset = zone.offset(Date.UTC(year, 0, 1));
+  for (let day = Date.UTC(year, 0, 1) / 1000; day < end; day += DAY) {
+    const next = zone.offset((day + DAY) * 1000);
+    if (next === offset) continue;
+    const at = transitionBetween(zone, day, day + DAY);
+    transitions.push({ at, lines: observance(zone, at, offset, next, false) });
+    offset = next;
+  }
+  transitionsByYear.set(key, transitions);
+  return transitions;
+}
+
+const yearOf = (seconds: number) => new Date(seconds * 1000).getUTCFullYear();
+
 /**
  * A VTIMEZONE whose observances give the right UTC offset at every instant from `from` to `to`
  * (Unix seconds), read from the runtime's own time zone data (Intl, through Luxon): one observance
  * for the offset at the start and one per transition, each with its explicit onset. So a zone whose
  * rules changed is exported as it is now (Mexico has had no DST since 2022), unlike a file of fixed
- * rules. Offsets are sampled daily: no zone changes offset twice within a day.
+ * rules.
  */
 export function vtimezone(timezone: string, from: number, to: number): string {
   const zone = zoneOf(timezone);
@@ -65,14 +97,12 @@ export function vtimezone(timezone: string, from: number, to: number): string {
   } else {
     const start = Math.floor(from / DAY) * DAY - DAY;
     const end = to + DAY;
-    let offset = zone.offset(start * 1000);
+    const offset = zone.offset(start * 1000);
     lines.push(...observance(zone, start, offset, offset, false));
-    for (let day = start; day < end; day += DAY) {
-      const next = zone.offset((day + DAY) * 1000);
-      if (next === offset) continue;
-      const at = transitionBetween(zone, day, day + DAY);
-      lines.push(...observance(zone, at, offset, next, false));
-      offset = next;
+    for (let year = yearOf(start); year <= yearOf(end); year++) {
+      for (const transition of transitionsIn(zone, year)) {
+        if (transition.at > start && transition.at <= end) lines.push(...transition.lines);
+      }
     }
   }
   lines.push('END:VTIMEZONE');
