@@ -246,6 +246,33 @@ for (const dialect of await testDialects()) {
       assert.equal((await other.request('GET', '/admin/')).statusCode, 200, 'the other password keeps its session');
     });
 
+    it('a session ends after 12 hours unused and 7 days after sign-in', async () => {
+      const { password } = await user('idle', 'editor');
+      const start = t.api.now;
+      try {
+        const client = new EditorClient(t.api.app);
+        await client.signIn('idle', password);
+        t.api.now = new Date(start.getTime() + 11 * 3600_000);
+        assert.equal((await client.request('GET', '/admin/')).statusCode, 200, 'used within 12 hours');
+        t.api.now = new Date(start.getTime() + 22 * 3600_000);
+        assert.equal((await client.request('GET', '/admin/')).statusCode, 200, '11 hours after the last use');
+        t.api.now = new Date(start.getTime() + 34 * 3600_001);
+        assert.equal((await client.request('GET', '/admin/')).statusCode, 303, 'over 12 hours unused');
+
+        const busy = new EditorClient(t.api.app);
+        t.api.now = start;
+        await busy.signIn('idle', password);
+        for (let hours = 10; hours < 7 * 24; hours += 10) {
+          t.api.now = new Date(start.getTime() + hours * 3600_000);
+          assert.equal((await busy.request('GET', '/admin/')).statusCode, 200, `${hours} h`);
+        }
+        t.api.now = new Date(start.getTime() + 7 * 24 * 3600_000);
+        assert.equal((await busy.request('GET', '/admin/')).statusCode, 303, 'seven days after sign-in');
+      } finally {
+        t.api.now = start;
+      }
+    });
+
     it('the editor cookie never authenticates the REST API', async () => {
       const { password } = await user('api', 'editor');
       const client = new EditorClient(t.api.app);
@@ -267,3 +294,25 @@ for (const dialect of await testDialects()) {
     });
   });
 }
+
+describe('the editor behind https', () => {
+  const t = useTestApp('sqlite', { env: { PUBLIC_URL: 'https://calendar.example' } });
+
+  it('marks its cookies Secure and every HTML response carries HSTS', async () => {
+    const { password } = await createUser(t.api.db, 'secure', 'editor', 1_700_000_000);
+    const client = new EditorClient(t.api.app);
+    const form = await client.request('GET', '/admin/login');
+    assert.match(
+      String(form.headers['set-cookie']),
+      /calendar_presession=[^;]+; HttpOnly; SameSite=Lax; Path=\/; Secure/,
+    );
+    assert.equal(form.headers['strict-transport-security'], 'max-age=31536000');
+    const signedIn = await client.signIn('secure', password);
+    assert.match(
+      String(signedIn.headers['set-cookie']),
+      /calendar_session=[^;]+; HttpOnly; SameSite=Lax; Path=\/; Secure/,
+    );
+    const page = await t.api.request('GET', '/events/', undefined, { raw: true });
+    assert.equal(page.headers['strict-transport-security'], 'max-age=31536000');
+  });
+});

@@ -64,6 +64,10 @@ export function registerEditorRoutes(app: FastifyInstance): void {
 
   app.register(
     async (admin) => {
+      // HTML screens, not API operations: kept out of the OpenAPI document (docs/api.md lists them).
+      admin.addHook('onRoute', (route) => {
+        route.schema = { ...route.schema, hide: true };
+      });
       admin.addHook('onSend', (_request, reply, payload, done) => {
         reply.header('Cache-Control', 'no-store');
         done(null, payload);
