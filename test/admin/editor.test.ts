@@ -246,6 +246,24 @@ for (const dialect of await testDialects()) {
       assert.equal((await other.request('GET', '/admin/')).statusCode, 200, 'the other password keeps its session');
     });
 
+    it("the pickers' lookup answers JSON for the signed-in user with the API's visibility", async () => {
+      const { password } = await user('look', 'contributor');
+      await t.api.post('/venues', { venue: 'Lookup Hall', status: 'publish' }, { as: 'editor' });
+      await t.api.post('/venues', { venue: 'Lookup Draft', status: 'draft' }, { as: 'editor' });
+      const anonymous = await new EditorClient(t.api.app).request('GET', '/admin/lookup/venues?search=Lookup');
+      assert.equal(anonymous.statusCode, 401);
+      const client = new EditorClient(t.api.app);
+      await client.signIn('look', password);
+      const res = await client.request('GET', '/admin/lookup/venues?search=Lookup');
+      assert.equal(res.statusCode, 200);
+      assert.equal(res.headers['cache-control'], 'no-store');
+      const names = (JSON.parse(res.body) as { items: { name: string }[] }).items.map((item) => item.name);
+      assert.deepEqual(names, ['Lookup Hall'], "a contributor does not see others' drafts");
+      const form = await client.request('GET', '/admin/events/new');
+      assert.match(form.body, /<select id="field-venue" name="venue" data-lookup="venues"/);
+      assert.match(form.body, /<script src="\/assets\/editor\.js" defer><\/script>/);
+    });
+
     it('a session ends after 12 hours unused and 7 days after sign-in', async () => {
       const { password } = await user('idle', 'editor');
       const start = t.api.now;

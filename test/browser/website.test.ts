@@ -126,6 +126,13 @@ for (const dialect of dialects) {
       await page.getByLabel('Starts *').fill(`${iso}T18:00`);
       await page.getByLabel('Ends *').fill(`${iso}T20:00`);
       await page.getByLabel('Time zone').selectOption('UTC');
+      // The picker's search box (public/editor.js) finds venues by name.
+      await page.getByLabel('Search venues').fill('River');
+      await page.waitForFunction(() => {
+        const options = Array.from(document.querySelectorAll<HTMLOptionElement>('#field-venue option'));
+        return options.some((option) => option.text.includes('Oak Park') && option.hidden);
+      });
+      assert.equal(await page.locator('#field-venue option:not([hidden])', { hasText: 'Riverside Hall' }).count(), 1);
       await page.getByLabel('Or a new venue').fill('Harbour Square');
       await page.getByLabel('Music').check();
       await page.getByLabel('Status').selectOption('publish');

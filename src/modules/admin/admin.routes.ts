@@ -360,6 +360,28 @@ export function registerEditorRoutes(app: FastifyInstance): void {
         return answer.json;
       };
 
+      /**
+       * Choices for the pickers' search box (public/editor.js): items matching `search` that the
+       * signed-in user may see, read through the API (§10 visibility). JSON; 401 without a session.
+       */
+      admin.get<{ Params: { type: string } }>('/lookup/:type', async (request, reply) => {
+        const session = request.editorSession;
+        const resource = resourceOf(request);
+        if (!session) return reply.code(401).send({ items: [] });
+        if (!resource) return reply.code(404).send({ items: [] });
+        const search = str(queryOf(request).search).trim();
+        const query = {
+          per_page: 20,
+          ...(search !== '' ? { search } : {}),
+          ...(resource.post ? {} : { hide_empty: 0 }),
+        };
+        const answer = await callApi(app, session.caller, linksOf(request).lang, 'GET', resource.key, { query });
+        const items = answer.status === 200 ? listOf(answer.json[resource.key]) : [];
+        return reply.send({
+          items: items.map((item) => ({ id: textOf(item.id), name: textOf(item[resource.nameKey]) })),
+        });
+      });
+
       admin.get('/', async (request, reply) => list(request, reply, RESOURCES.events));
       admin.get<{ Params: { type: string } }>('/:type', async (request, reply) => {
         const resource = resourceOf(request);

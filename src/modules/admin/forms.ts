@@ -15,8 +15,11 @@ export type Field =
       hint?: string;
     }
   | { kind: 'checkbox'; name: string; label: string }
-  | { kind: 'select'; name: string; label: string; options: readonly Option[] }
-  | { kind: 'checkboxes' | 'multiselect'; name: string; label: string; options: readonly Option[] };
+  | { kind: 'select' | 'multiselect'; name: string; label: string; options: readonly Option[]; lookup?: string }
+  | { kind: 'checkboxes'; name: string; label: string; options: readonly Option[] };
+
+/** `data-lookup`: the editor's script (public/editor.js) adds a search box over the choices, read from /admin/lookup/. */
+const lookupOf = (field: { lookup?: string }) => (field.lookup ? html` data-lookup="${field.lookup}"` : '');
 
 /** What the form shows: the values entered (or stored), and the API's message per field. */
 export interface FormState {
@@ -55,7 +58,7 @@ export function renderField(field: Field, state: FormState): Html {
     case 'select':
       return html`<div class="form-row">
         <label for="${id}">${field.label}</label
-        ><select id="${id}" name="${field.name}" ${invalid}>
+        ><select id="${id}" name="${field.name}"${lookupOf(field)} ${invalid}>
           ${field.options.map(
             (option) =>
               html`<option value="${option.value}" ${option.value === asText(value) ? html` selected` : ''}>
@@ -70,7 +73,7 @@ export function renderField(field: Field, state: FormState): Html {
         <label for="${id}">${field.label}</label
         ><select
           id="${id}"
-          name="${field.name}[]"
+          name="${field.name}[]"${lookupOf(field)}
           multiple
           size="${Math.min(6, Math.max(2, field.options.length))}"
           ${invalid}

@@ -64,6 +64,7 @@ export function renderEditor(page: EditorPage): string {
         <title>${page.title} – ${page.config.siteName} editor</title>
         <link rel="stylesheet" href="/assets/site.css">
         <link rel="stylesheet" href="/assets/theme.css">
+    <script src="/assets/editor.js" defer></script>
       </head>
       <body class="editor">
         <a class="skip" href="#main">${text(links.lang, 'skip')}</a>

@@ -194,14 +194,15 @@ export function registerPageRoutes(app: FastifyInstance, events: EventsModule, i
   const siteZone = zoneOf(config.siteTimezone);
   const todayOf = (ctx: RequestContext) => ctx.now.setZone(siteZone).startOf('day');
 
-  const stylesheet = readPublicFile('site.css');
-  const theme = readPublicFile('theme.css');
-  for (const [name, body] of [
-    ['site.css', stylesheet],
-    ['theme.css', theme],
-  ] as const) {
+  const assets = [
+    ['site.css', 'text/css; charset=utf-8'],
+    ['theme.css', 'text/css; charset=utf-8'],
+    ['editor.js', 'text/javascript; charset=utf-8'],
+  ] as const;
+  for (const [name, type] of assets) {
+    const body = readPublicFile(name);
     app.get(`/assets/${name}`, { schema }, async (_request, reply) =>
-      reply.type('text/css; charset=utf-8').header('Cache-Control', 'public, max-age=3600').send(body),
+      reply.type(type).header('Cache-Control', 'public, max-age=3600').send(body),
     );
   }
 
