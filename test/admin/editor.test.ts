@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { testDialects } from '../helpers/databases.js';
 import { NS, useTestApp } from '../helpers/app.js';
+import { htmlProblems } from '../helpers/html.js';
 import {
   createAppPassword,
   createUser,
@@ -262,6 +263,42 @@ for (const dialect of await testDialects()) {
       const form = await client.request('GET', '/admin/events/new');
       assert.match(form.body, /<select id="field-venue" name="venue" data-lookup="venues"/);
       assert.match(form.body, /<script src="\/assets\/editor\.js" defer><\/script>/);
+    });
+
+    it('every editor screen is valid HTML (lists, forms, forms with errors, translations, confirmations)', async () => {
+      const { password } = await user('valid', 'editor');
+      const venue = await t.api.post('/venues', { venue: 'Valid Hall' }, { as: 'editor' });
+      const category = await t.api.post('/categories', { name: 'Valid' }, { as: 'editor' });
+      const client = new EditorClient(t.api.app);
+      await client.signIn('valid', password);
+      const form = await client.request('GET', '/admin/events/new');
+      const bad = await client.request('POST', '/admin/events/new', {
+        _csrf: EditorClient.token(form.body),
+        title: '',
+        start_date: 'soon',
+      });
+      assert.equal(bad.statusCode, 400);
+      const screens: [string, string][] = [['POST /admin/events/new (errors)', bad.body]];
+      for (const path of [
+        '/admin/',
+        '/admin/events/?status=draft&search=x',
+        '/admin/venues/',
+        '/admin/organizers/',
+        '/admin/categories/',
+        '/admin/tags/',
+        '/admin/events/new',
+        '/admin/venues/new',
+        '/admin/categories/new',
+        `/admin/venues/${venue.json.id}/`,
+        `/admin/venues/${venue.json.id}/?lang=de`,
+        `/admin/venues/${venue.json.id}/delete`,
+        `/admin/categories/${category.json.id}/`,
+      ]) {
+        const res = await client.request('GET', path);
+        assert.equal(res.statusCode, 200, path);
+        screens.push([path, res.body]);
+      }
+      for (const [name, body] of screens) assert.deepEqual(await htmlProblems(body), [], name);
     });
 
     it('a session ends after 12 hours unused and 7 days after sign-in', async () => {
