@@ -67,10 +67,7 @@ declare module 'fastify' {
 
 // Every path takes the language segment: the namespace (API.md §1), the iCalendar routes (§19.2
 // `ical_url`), the website and the editor (§23); all but the operational routes of §25.4.
-const LANGUAGE_PREFIX = new RegExp(
-  `^/(${LANGUAGES.join('|')})(?=[/?]|$)(?!/(?:health|ready|metrics)(?:[/?]|$))`,
-  'i',
-);
+const LANGUAGE_PREFIX = new RegExp(`^/(${LANGUAGES.join('|')})(?=[/?]|$)(?!/(?:health|ready|metrics)(?:[/?]|$))`, 'i');
 
 /**
  * Strips BASE_PATH and the optional `/{lang}` segment before routing, so one set of routes serves
