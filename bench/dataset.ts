@@ -62,8 +62,12 @@ function isoDay(seconds: number): string {
   return new Date(seconds * 1000).toISOString().slice(0, 10);
 }
 
-/** A fresh database with `events` seeded events, an editor, and samples for the scenarios. */
-export async function buildDataset(dialect: 'sqlite' | 'postgres', events: number): Promise<Dataset> {
+/** A fresh database with `events` seeded events (that share of them recurring series), an editor, and samples for the scenarios. */
+export async function buildDataset(
+  dialect: 'sqlite' | 'postgres',
+  events: number,
+  recurringShare: number,
+): Promise<Dataset> {
   const database = await createDatabase(dialect);
   const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent' });
   const handle = connect(database.url);
@@ -71,6 +75,7 @@ export async function buildDataset(dialect: 'sqlite' | 'postgres', events: numbe
     await migrateToLatest(handle.db, handle.dialect);
     await seedCalendar(handle.db, config, {
       events,
+      recurringShare,
       onProgress: progressReporter('seeding events'),
       onStep: stepReporter(),
     });

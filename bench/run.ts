@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --events N --db sqlite|postgres --duration S --warmup S --connections C --no-cache --scenarios a,b --keep --reuse URL]`
+ * `npm run bench [-- --events N --recurring-share PERCENT --db sqlite|postgres --duration S --warmup S --connections C --no-cache --scenarios a,b --keep --reuse URL]`
  * Seeds a fresh database (or reuses one kept by `--keep`), starts the real server as a child process and drives it with autocannon.
  * Prints one table (req/s, p50, p99, errors, ratio to baseline, server CPU per request, CPU steal)
  * and the server's peak RSS, and writes the same as JSON under bench/results/.
@@ -39,8 +39,21 @@ const { values } = parseArgs({
     scenarios: { type: 'string' },
     keep: { type: 'boolean', default: false },
     reuse: { type: 'string' },
+    'recurring-share': { type: 'string', default: '10' },
   },
 });
+
+/** `--recurring-share`: the percentage of seeded events written as recurring series (0 compares without). */
+function recurringShare(): number {
+  const value = Number(values['recurring-share']);
+  if (!(value >= 0 && value <= 100)) {
+    process.stderr.write(
+      `bench: --recurring-share must be a percentage from 0 to 100, got "${values['recurring-share']}"\n`,
+    );
+    process.exit(2);
+  }
+  return value / 100;
+}
 
 /** A numeric option, or the run stops here with what was wrong. */
 function numberOption(name: 'events' | 'duration' | 'warmup' | 'connections', min: number): number {
@@ -61,6 +74,13 @@ const duration = numberOption('duration', 1);
 const warmup = numberOption('warmup', 0);
 const connections = numberOption('connections', 1);
 const cache = !values['no-cache'];
+
+/** Responses outside 2xx that the scenario did not expect (`conditional` expects 304s). */
+function unexpected(scenario: Scenario, result: autocannon.Result): number {
+  if (scenario.expected === undefined) return result.non2xx;
+  const code: `${number}` = `${scenario.expected}`;
+  return result.non2xx - (result.statusCodeStats?.[code]?.count ?? 0);
+}
 
 async function drive(origin: string, scenario: Scenario, seconds: number): Promise<autocannon.Result> {
   return autocannon({
@@ -130,7 +150,7 @@ function printTable(rows: Row[], rssKb: number | undefined): void {
 async function main(): Promise<void> {
   const dataset = values.reuse
     ? await reuseDataset(values.reuse)
-    : await buildDataset(dialect, numberOption('events', 1));
+    : await buildDataset(dialect, numberOption('events', 1), recurringShare());
   const { events } = dataset;
   process.stdout.write(
     `Benchmark: ${events} events on ${dialect}, ${connections} connections, ${duration} s per scenario, response cache ${cache ? 'on' : 'off'}\n`,
@@ -142,6 +162,7 @@ async function main(): Promise<void> {
     const only = values.scenarios ? values.scenarios.split(',') : undefined;
     const wanted = only ? all.filter((s) => only.includes(s.name)) : all;
     for (const scenario of wanted) {
+      await scenario.prepare?.(server.origin);
       if (warmup > 0) {
         process.stdout.write(`warming up ${scenario.name} (${warmup} s)…\n`);
         await drive(server.origin, scenario, warmup);
@@ -159,7 +180,7 @@ async function main(): Promise<void> {
         requestsPerSecond: result.requests.average,
         p50: result.latency.p50,
         p99: result.latency.p99,
-        errors: result.non2xx + result.errors + result.timeouts + (staleness?.stale ?? 0),
+        errors: unexpected(scenario, result) + result.errors + result.timeouts + (staleness?.stale ?? 0),
         requests: result.requests.total,
         cpuPerRequest:
           cpuBefore !== undefined && cpuAfter !== undefined && result.requests.total > 0

@@ -12,6 +12,39 @@ export interface Scenario {
   name: string;
   write: boolean;
   next(): BenchRequest;
+  /** Reads what the requests need from the running server, before the scenario runs. */
+  prepare?(origin: string): Promise<void>;
+  /** A status that counts as success besides 2xx (`conditional` expects its 304s). */
+  expected?: number;
+}
+
+/** Events whose ETags `conditional` sends back: enough to spread over the dataset, few to read first. */
+const CONDITIONAL_SAMPLE = 200;
+
+/**
+ * `conditional` (issue 25): single reads sending the ETag the client already holds, so each is a
+ * 304 without a body. Compared with `single`, it shows what a revalidating client costs.
+ */
+function conditionalScenario(samples: Samples): Scenario {
+  const tags: { path: string; etag: string }[] = [];
+  return {
+    name: 'conditional',
+    write: false,
+    expected: 304,
+    async prepare(origin) {
+      tags.length = 0;
+      for (const id of samples.eventIds.slice(0, CONDITIONAL_SAMPLE)) {
+        const path = `${NS}/events/${id}`;
+        const etag = (await fetch(`${origin}${path}`)).headers.get('etag');
+        if (etag) tags.push({ path, etag });
+      }
+      if (tags.length === 0) throw new Error('conditional: no event answered with an ETag');
+    },
+    next: () => {
+      const { path, etag } = pick(tags);
+      return { method: 'GET', path, headers: { 'if-none-match': etag } };
+    },
+  };
 }
 
 const NS = '/calendar/events/v1';
@@ -56,6 +89,7 @@ export function scenarios(samples: Samples): Scenario[] {
       return `/events/month/${month}/?categories=${pick(leaves.length > 0 ? leaves : samples.categorySlugs)}`;
     }),
     read('single', () => `${NS}/events/${pick(samples.eventIds)}`),
+    conditionalScenario(samples),
     read('slug', () => `${NS}/events/by-slug/${pick(samples.slugs)}`),
     read('venues', () => `${NS}/venues?page=${page(20)}`),
     read('auth-list', () => `${NS}/events?page=${page(20)}`, { authorization: samples.editorAuth }),
@@ -91,8 +125,8 @@ export function scenarios(samples: Samples): Scenario[] {
       },
     },
   ];
-  // `mixed` keeps the JSON reads it was measured with before the `ical` and `pages` scenarios existed.
-  const reads = list.filter((s) => !s.write && !['baseline', 'ical', 'pages'].includes(s.name));
+  // `mixed` keeps the JSON reads it was measured with before the `ical`, `conditional` and `pages` scenarios existed.
+  const reads = list.filter((s) => !s.write && !['baseline', 'ical', 'conditional', 'pages'].includes(s.name));
   const writes = list.filter((s) => s.write);
   list.push({ name: 'mixed', write: true, next: () => (Math.random() < 0.05 ? pick(writes) : pick(reads)).next() });
   return list;

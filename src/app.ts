@@ -13,6 +13,7 @@ import { isLanguage, LANGUAGES } from './i18n/languages.js';
 import { syncSiteTimezone } from './modules/events/events.maintenance.js';
 import { registerEventRoutes } from './modules/events/events.routes.js';
 import { assignIcalUids } from './modules/ical/ical.maintenance.js';
+import { extendHorizon, HORIZON_CHECK_MS } from './modules/events/series/series.horizon.js';
 import { createIcalModule } from './modules/ical/ical.module.js';
 import { resolveWithDns, type ResolveHost } from './modules/import/ics.fetch.js';
 import { registerImportRoutes } from './modules/import/import.routes.js';
@@ -22,10 +23,17 @@ import { htmlNotFound, registerHtmlHeaders } from './modules/site/errors.js';
 import { registerEditorRoutes } from './modules/admin/admin.routes.js';
 import { registerOrganizerRoutes } from './modules/organizers/organizers.routes.js';
 import { registerTermRoutes } from './modules/terms/terms.routes.js';
+import { registerChangesRoute, schedulePurge } from './modules/sync/changes.routes.js';
+import { enqueueDeliveries } from './modules/webhooks/webhooks.outbox.js';
+import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.js';
+import type { WebhooksModule } from './modules/webhooks/webhooks.service.js';
+import { DeliveryWorker } from './modules/webhooks/webhooks.worker.js';
+import { countPending } from './modules/webhooks/webhooks.repository.js';
 import { registerVenueRoutes } from './modules/venues/venues.routes.js';
 import { registerDocumentation, registerOptionsRoutes } from './plugins/documentation.js';
 import { registerRequestContext } from './plugins/request-context.js';
 import { registerCompression } from './plugins/compression.js';
+import { registerBodyEtags } from './plugins/etags.js';
 import { Cors, registerCors } from './plugins/cors.js';
 import { Metrics, registerMetrics } from './plugins/metrics.js';
 import { registerOperations } from './plugins/operations.js';
@@ -49,7 +57,7 @@ export interface AppOptions {
   readonly clock?: () => Date;
   /** Pino logger options, or false to silence logging. */
   readonly logger?: boolean | { level: string };
-  /** How the import resolves host names before its address check (tests inject one; default DNS). */
+  /** How imports and webhooks resolve host names before their address checks (tests inject one; default DNS). */
   readonly resolveHost?: ResolveHost;
 }
 
@@ -57,6 +65,8 @@ export interface AppOptions {
 export interface AppState extends ContextSource {
   readonly dialect: Dialect;
   readonly events: EventsModule;
+  /** Delivers this process's share of webhook deliveries (API.md §22). */
+  readonly webhookWorker: DeliveryWorker;
 }
 
 declare module 'fastify' {
@@ -108,7 +118,7 @@ function frontHooks(limits: RateLimits, cors: Cors, metrics: Metrics): FrontHook
       if (!count && !allow) return stored;
       return { ...stored, ...(count ? limits.headers(count) : {}), ...allow };
     },
-    sent: (route, started) => metrics.observe('GET', route, 200, (performance.now() - started) / 1000),
+    sent: (route, started, status) => metrics.observe('GET', route, status, (performance.now() - started) / 1000),
   };
 }
 
@@ -127,22 +137,27 @@ const SLOW_CLIENT_TIMEOUTS = {
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
   const handle = connect(config.databaseUrl);
   const version = dataVersionOf(handle);
-  const writes = new Writes(handle.db, version);
+  const clock = options.clock ?? (() => new Date());
+  const writes = new Writes(handle.db, version, clock);
   try {
     await migrateToLatest(handle.db, handle.dialect);
     await syncSiteTimezone(handle.db, writes, config);
     await assignIcalUids(handle.db, writes, config);
+    await extendHorizon(handle.dialect, writes, config, (options.clock ?? (() => new Date()))());
   } catch (error) {
     await handle.close();
     throw error;
   }
   const keep = cacheMaker(config.acceleration);
-  const clock = options.clock ?? (() => new Date());
   const responseCache =
     config.acceleration && config.responseCache ? new ResponseCache(version, config.siteTimezone, clock) : null;
   const limits = new RateLimits(config, clock);
   const cors = new Cors(config.corsOrigins);
-  const metrics = new Metrics({ pool: () => handle.poolStats(), cacheLookups: responseCache?.lookups ?? null });
+  const metrics = new Metrics({
+    pool: () => handle.poolStats(),
+    cacheLookups: responseCache?.lookups ?? null,
+    webhookDeliveriesPending: () => countPending(handle.db),
+  });
   const front = frontHooks(limits, cors, metrics);
   const app: FastifyInstance = Fastify({
     logger: options.logger ?? { level: config.logLevel, serializers: { req: logRequest } },
@@ -179,9 +194,50 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     offThread: handle.offThread,
     onError: (error) => app.log.error({ err: error }, 'event search candidates could not be read'),
   });
-  const state: AppState = { config, db: handle.db, dialect: handle.dialect, clock, version, writes, events };
+  const webhooks: WebhooksModule = {
+    db: handle.db,
+    config,
+    clock,
+    resolve: options.resolveHost ?? resolveWithDns,
+    log: (error, message) => app.log.error({ err: error }, message),
+    wake: () => {
+      if (config.webhookWorker) webhookWorker.wake();
+    },
+  };
+  const webhookWorker = new DeliveryWorker(webhooks);
+  // The outbox: deliveries are written in the transaction of the change they report.
+  writes.onCommitting(async (trx, logged) => {
+    await enqueueDeliveries(trx, config, logged);
+  });
+  writes.onCommitted((_changes, logged) => {
+    if (logged.length > 0) webhooks.wake();
+  });
+  if (config.webhookWorker) {
+    app.addHook('onReady', async () => webhookWorker.start());
+    app.addHook('onClose', async () => webhookWorker.stop());
+  }
+  const state: AppState = {
+    config,
+    db: handle.db,
+    dialect: handle.dialect,
+    clock,
+    version,
+    writes,
+    events,
+    webhookWorker,
+  };
   app.decorate('calendar', state);
-  app.addHook('onClose', async () => handle.close());
+  // Occurrences follow the horizon as time passes (API.md §20.1); the timer never keeps the process alive.
+  const horizonTimer = setInterval(() => {
+    extendHorizon(handle.dialect, writes, config, clock()).catch((error: unknown) =>
+      app.log.error({ err: error }, 'recurring series could not be extended'),
+    );
+  }, HORIZON_CHECK_MS);
+  horizonTimer.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(horizonTimer);
+    await handle.close();
+  });
   // Fastify's own validation is off: parseArgs implements the contract's rules (API.md §5, §6).
   app.setValidatorCompiler(() => () => true);
 
@@ -197,6 +253,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     reply.header('Content-Language', request.calendarContext?.lang ?? config.defaultLanguage);
     done(null, payload);
   });
+  // ETags of bodies name them uncompressed (API.md §21): before compression.
+  registerBodyEtags(app);
   // Before the response cache's own onSend hook, which keeps the bytes as compressed.
   registerCompression(app);
   if (responseCache) registerResponseCache(app, version, responseCache);
@@ -207,6 +265,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   registerVenueRoutes(app, registry, linked);
   registerOrganizerRoutes(app, registry, linked);
   registerTermRoutes(app, registry, terms);
+  registerChangesRoute(app, registry, { db: handle.db, config, clock });
+  registerWebhookRoutes(app, registry, webhooks);
+  schedulePurge(app, { db: handle.db, config, clock });
   registerImportRoutes(app, registry, { events: events.state, resolveHost: options.resolveHost ?? resolveWithDns });
   registerOptionsRoutes(app, registry);
   const ical = createIcalModule(events, keep);

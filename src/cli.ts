@@ -5,11 +5,13 @@
  * line of standard output (a fixed form scripts rely on); passwords are printed nowhere else.
  */
 import { parseArgs } from 'node:util';
+import { randomUUID } from 'node:crypto';
 import { dataVersionOf } from './changes/data-version.js';
 import { Writes } from './changes/writes.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import type SQLite from 'better-sqlite3';
 import { backupSqlite, postgresBackupAdvice } from './db/backup.js';
+import { newEpoch } from './changes/change-log.repository.js';
 import { connect, dialectOf } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
 import { syncSiteTimezone } from './modules/events/events.maintenance.js';
@@ -26,6 +28,9 @@ import {
 } from './modules/users/users.service.js';
 import { progressReporter, stepReporter } from './modules/seed/progress.js';
 import { seedCalendar } from './modules/seed/seed.js';
+import { runTecImport, sinceInstant } from './modules/migration/command.js';
+import { anyFailed, reportLines } from './modules/migration/report.js';
+import { SourceUnusable } from './modules/migration/source.js';
 
 /** Bad command line: exit 2 (with the whole usage text when the command itself is wrong). */
 class UsageError extends Error {
@@ -37,12 +42,16 @@ class UsageError extends Error {
   }
 }
 
-type OptionName = 'role' | 'name' | 'events';
+type OptionName = 'role' | 'name' | 'events' | 'recurring-share' | 'namespace' | 'auth' | 'since';
+type FlagName = 'keep-ids' | 'dry-run';
+const OPTION_NAMES: readonly OptionName[] = ['role', 'name', 'events', 'recurring-share', 'namespace', 'auth', 'since'];
+const FLAG_NAMES: readonly FlagName[] = ['keep-ids', 'dry-run'];
 
 interface Input {
   readonly args: readonly string[];
   readonly options: Partial<Record<OptionName, string>>;
   readonly force: boolean;
+  readonly flags: ReadonlySet<FlagName>;
 }
 
 interface Context extends Input {
@@ -64,12 +73,19 @@ interface Command {
   readonly required?: readonly OptionName[];
   /** Takes `--force`. */
   readonly force?: boolean;
+  /** The on/off options it takes besides `--force`. */
+  readonly flags?: readonly FlagName[];
   /** Why the command does not run on PostgreSQL and what to do instead (exit 2, nothing connected). */
   onPostgres?(args: readonly string[]): string;
   /** Writes content (events, venues…) that running servers may hold in their caches. */
   readonly writesContent?: boolean;
-  /** Returns the lines for standard output. */
-  run(context: Context): Promise<string[]>;
+  /** Returns the lines for standard output (and, when some work failed, the exit code 1). */
+  run(context: Context): Promise<string[] | CommandResult>;
+}
+
+interface CommandResult {
+  readonly lines: string[];
+  readonly exitCode: number;
 }
 
 /** A required option's value (checkOptions refuses a command line without it). */
@@ -152,24 +168,29 @@ const COMMANDS: Record<string, Command> = {
       (await listAppPasswords(db, login)).map((row) => `${row.id}  ${row.name}  ${isoDate(row.created_at)}`),
   },
   seed: {
-    synopsis: 'seed [--events <n>]',
-    summary: 'fill an empty calendar with realistic data (default 10000 events), with a progress bar',
+    synopsis: 'seed [--events <n>] [--recurring-share <percent>]',
+    summary:
+      'fill an empty calendar with realistic data (default 10000 events, 10 % of them recurring series), with a progress bar',
     args: [],
-    options: ['events'],
+    options: ['events', 'recurring-share'],
     writesContent: true,
     run: async ({ db, config, options }) => {
       const events = options.events === undefined ? 10_000 : positiveId(options.events);
+      const share =
+        options['recurring-share'] === undefined ? 10 : Number(options['recurring-share'].replace(/%$/, ''));
+      if (!(share >= 0 && share <= 100)) throw new UserError('--recurring-share must be a percentage from 0 to 100');
       if ((await db.selectFrom('posts').select('id').limit(1).execute()).length > 0)
         throw new UserError('seed needs an empty calendar (no events, venues or organizers yet)');
       const started = Date.now();
       const result = await seedCalendar(db, config, {
         events,
+        recurringShare: share / 100,
         onProgress: progressReporter('events'),
         onStep: stepReporter(),
       });
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
       return [
-        `Seeded ${result.events} events, ${result.venues} venues, ${result.organizers} organizers, ${result.categories} categories and ${result.tags} tags in ${seconds} s.`,
+        `Seeded ${result.events} events (${result.series} recurring series with ${result.occurrences} occurrences), ${result.venues} venues, ${result.organizers} organizers, ${result.categories} categories and ${result.tags} tags in ${seconds} s.`,
       ];
     },
   },
@@ -183,6 +204,42 @@ const COMMANDS: Record<string, Command> = {
       if (!sqlite) throw new Error('backup needs a SQLite database');
       const { path, bytes } = await backupSqlite(sqlite, file, force);
       return [`Backed up the database to ${path} (${bytes} bytes).`];
+    },
+  },
+  'reset-epoch': {
+    synopsis: 'reset-epoch',
+    summary: 'after restoring a database: refuse change-feed tokens issued before (410), so clients resync',
+    args: [],
+    run: async ({ db }) => {
+      await newEpoch(db, randomUUID());
+      return ['The database has a new epoch: change-feed tokens issued before it are refused (410).'];
+    },
+  },
+  'import:tec': {
+    synopsis:
+      'import:tec <site-url> [--namespace <ns>] [--auth <login:app-password>] [--keep-ids] [--dry-run] [--since <date>]',
+    summary: 'import a whole TEC site (or copy another installation of this service), with a progress bar',
+    args: ['site-url'],
+    options: ['namespace', 'auth', 'since'],
+    flags: ['keep-ids', 'dry-run'],
+    writesContent: true,
+    run: async ({ config, args: [site], options, flags }) => {
+      if (flags.has('keep-ids')) throw new UsageError('--keep-ids is not available yet: import without it');
+      const since = options.since === undefined ? undefined : sinceInstant(config, options.since);
+      if (options.since !== undefined && since === undefined)
+        throw new UsageError(`--since must be a date (e.g. 2026-01-31 or "-30 days"), got "${options.since}"`);
+      const outcome = await runTecImport(config, {
+        site,
+        namespace: options.namespace,
+        auth: options.auth,
+        dryRun: flags.has('dry-run'),
+        since,
+        allowPrivate: config.importAllowPrivateUrls,
+        progress: (kind) => progressReporter(kind),
+        onRetry: (url, reason, delay) => process.stderr.write(`retrying in ${delay / 1000} s (${reason}): ${url}\n`),
+      });
+      if (outcome instanceof SourceUnusable) throw new UsageError(outcome.message);
+      return { lines: reportLines(outcome), exitCode: anyFailed(outcome) ? 1 : 0 };
     },
   },
   'app-password:revoke': {
@@ -220,7 +277,13 @@ function parse(argv: readonly string[]): {
         role: { type: 'string' },
         name: { type: 'string' },
         events: { type: 'string' },
+        'recurring-share': { type: 'string' },
+        namespace: { type: 'string' },
+        auth: { type: 'string' },
+        since: { type: 'string' },
         force: { type: 'boolean' },
+        'keep-ids': { type: 'boolean' },
+        'dry-run': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
       allowPositionals: true,
@@ -237,7 +300,7 @@ function checkOptions(
   values: Record<string, string | boolean | undefined>,
 ): Input['options'] {
   const options: Partial<Record<OptionName, string>> = {};
-  for (const option of ['role', 'name', 'events'] as const) {
+  for (const option of OPTION_NAMES) {
     const value = values[option];
     if (value === undefined) continue;
     if (!command.options?.includes(option)) throw new UsageError(`${name} does not take --${option}`);
@@ -254,6 +317,20 @@ function checkForce(name: string, command: Command, values: Record<string, strin
   if (values.force !== true) return false;
   if (!command.force) throw new UsageError(`${name} does not take --force`);
   return true;
+}
+
+function checkFlags(
+  name: string,
+  command: Command,
+  values: Record<string, string | boolean | undefined>,
+): ReadonlySet<FlagName> {
+  const flags = new Set<FlagName>();
+  for (const flag of FLAG_NAMES) {
+    if (values[flag] !== true) continue;
+    if (!command.flags?.includes(flag)) throw new UsageError(`${name} does not take --${flag}`);
+    flags.add(flag);
+  }
+  return flags;
 }
 
 function checkArgs(command: Command, args: string[]): string[] {
@@ -281,11 +358,12 @@ function parseCommandLine(argv: readonly string[]): Parsed {
       args: checkArgs(command, args),
       options: checkOptions(name, command, values),
       force: checkForce(name, command, values),
+      flags: checkFlags(name, command, values),
     },
   };
 }
 
-async function execute(config: Config, command: Command, input: Input): Promise<string[]> {
+async function execute(config: Config, command: Command, input: Input): Promise<string[] | CommandResult> {
   if (command.onPostgres && dialectOf(config.databaseUrl) === 'postgres') {
     throw new UsageError(command.onPostgres(input.args));
   }
@@ -325,9 +403,10 @@ async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   try {
-    const lines = await execute(loadConfig(), parsed.command, parsed.input);
+    const result = await execute(loadConfig(), parsed.command, parsed.input);
+    const { lines, exitCode } = Array.isArray(result) ? { lines: result, exitCode: 0 } : result;
     if (lines.length > 0) process.stdout.write(`${lines.join('\n')}\n`);
-    return 0;
+    return exitCode;
   } catch (error) {
     if (error instanceof ConfigError) return fail(error.message, 1);
     if (error instanceof UsageError) return fail(error.message, 2);

@@ -34,7 +34,16 @@ export interface Config {
   readonly siteName: string;
   /** ICAL_MAX_EVENTS: the most events one iCalendar feed holds (API.md §19). */
   readonly icalMaxEvents: number;
+  /** CHANGES_RETENTION_DAYS: how long change-feed tokens stay valid and changes are kept (API.md §21.1). */
+  readonly changesRetentionDays: number;
+  /** WEBHOOK_ALLOW_PRIVATE_URLS: webhooks may target loopback, private and other non-public addresses (API.md §22). */
+  readonly webhookAllowPrivateUrls: boolean;
+  /** WEBHOOK_WORKER=off: this process delivers no webhooks (another process sharing the database does). */
+  readonly webhookWorker: boolean;
   /** IMPORT_ALLOW_PRIVATE_URLS: whether `POST /import/ics` may fetch from private addresses (API.md §19.3). */
+  /** RECURRENCE_HORIZON_MONTHS: how far ahead a series' occurrences exist (API.md §20.1). */
+  readonly recurrenceHorizonMonths: number;
+  /** IMPORT_ALLOW_PRIVATE_URLS: whether `POST /import/ics` and `import:tec` may reach private addresses (API.md §19.3, §24). */
   readonly importAllowPrivateUrls: boolean;
   /** SITE_LOGO_URL: an image shown beside the site name on the website (API.md §23); none when unset. */
   readonly siteLogoUrl: string | undefined;
@@ -146,17 +155,17 @@ function basePath(env: Env): string {
   return raw.replace(/\/+$/, '');
 }
 
-function onOff(env: Env, name: string): boolean {
-  const value = (env[name] || 'on').toLowerCase();
-  if (value !== 'on' && value !== 'off') throw new ConfigError(name, `must be "on" or "off", got "${env[name]}"`);
-  return value === 'on';
-}
-
 function trueFalse(env: Env, name: string): boolean {
   const value = (env[name] || 'false').toLowerCase();
   if (value !== 'true' && value !== 'false')
     throw new ConfigError(name, `must be "true" or "false", got "${env[name]}"`);
   return value === 'true';
+}
+
+function onOff(env: Env, name: string): boolean {
+  const value = (env[name] || 'on').toLowerCase();
+  if (value !== 'on' && value !== 'off') throw new ConfigError(name, `must be "on" or "off", got "${env[name]}"`);
+  return value === 'on';
 }
 
 export function loadConfig(env: Env = process.env): Config {
@@ -208,6 +217,10 @@ export function loadConfig(env: Env = process.env): Config {
     metricsToken: env.METRICS_TOKEN || undefined,
     siteName: env.SITE_NAME?.trim() || new URL(origin).hostname,
     icalMaxEvents: positiveInt(env, 'ICAL_MAX_EVENTS', 2000, 100_000),
+    changesRetentionDays: positiveInt(env, 'CHANGES_RETENTION_DAYS', 30, 3650),
+    webhookAllowPrivateUrls: trueFalse(env, 'WEBHOOK_ALLOW_PRIVATE_URLS'),
+    webhookWorker: onOff(env, 'WEBHOOK_WORKER'),
+    recurrenceHorizonMonths: positiveInt(env, 'RECURRENCE_HORIZON_MONTHS', 24, 120),
     importAllowPrivateUrls: trueFalse(env, 'IMPORT_ALLOW_PRIVATE_URLS'),
     siteLogoUrl: logoUrl(env),
   });

@@ -41,6 +41,11 @@ export const ERRORS = {
   rest_term_invalid: { status: 404, message: 'rest_term_invalid' },
   term_exists: { status: 400, message: 'term_exists_taxonomy' },
   rest_taxonomy_not_hierarchical: { status: 400, message: 'rest_taxonomy_not_hierarchical' },
+  // API.md §21, §22, §25.7.
+  rest_precondition_failed: { status: 412, message: 'rest_precondition_failed' },
+  rest_sync_token_expired: { status: 410, message: 'rest_sync_token_expired' },
+  rest_webhook_invalid_id: { status: 404, message: 'rest_webhook_invalid_id' },
+  rest_webhook_delivery_invalid_id: { status: 404, message: 'rest_webhook_delivery_invalid_id' },
   rest_invalid_ics: { status: 400, message: 'rest_invalid_ics' },
   rest_import_url_forbidden: { status: 400, message: 'rest_import_url_forbidden' },
   rest_import_fetch_failed: { status: 400, message: 'rest_import_fetch_failed' },

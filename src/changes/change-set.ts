@@ -5,14 +5,39 @@ export function changeKey(kind: ChangeKind, id: number): string {
   return `${kind}:${id}`;
 }
 
+/** The kinds of items the change feed and webhooks name (API.md §21.1, §22). */
+export const ITEM_TYPES = ['event', 'venue', 'organizer', 'category', 'tag'] as const;
+export type ItemType = (typeof ITEM_TYPES)[number];
+export const ITEM_ACTIONS = ['created', 'updated', 'deleted'] as const;
+export type ItemAction = (typeof ITEM_ACTIONS)[number];
+
+/** Who could read a post: its status and author (posts.rules.ts canReadPost). Terms are public. */
+export interface ReadState {
+  readonly status: string;
+  readonly author_id: number;
+}
+
+/**
+ * One change of an item, as the change feed lists it. `before` is the state before a change of an
+ * existing item (null for a creation; undefined when the write did not change who may read it).
+ */
+export interface ItemChange {
+  readonly type: ItemType;
+  readonly id: number;
+  readonly action: ItemAction;
+  readonly before: ReadState | null | undefined;
+}
+
 /**
  * What one committed write changed. A write names the items it changed when it knows them; a
  * change set that names nothing means that anything may have changed (every cache entry is then
- * out of date, whatever it depends on).
+ * out of date, whatever it depends on). Independently, it lists the item changes the change feed
+ * and webhooks report (`created`, `updated`, `deleted`): recording those names no cache key.
  */
 export class ChangeSet {
   private readonly named = new Set<string>();
   private readonly eventIds = new Set<number>();
+  private readonly itemChanges = new Map<string, ItemChange>();
 
   add(kind: ChangeKind, ...ids: number[]): void {
     for (const id of ids) {
@@ -29,5 +54,47 @@ export class ChangeSet {
   /** The events named. */
   get events(): ReadonlySet<number> {
     return this.eventIds;
+  }
+
+  created(type: ItemType, id: number): void {
+    this.record({ type, id, action: 'created', before: null });
+  }
+
+  /** `before`: the item's read state before the write, when the write may have changed it. */
+  updated(type: ItemType, id: number, before?: ReadState): void {
+    this.record({
+      type,
+      id,
+      action: 'updated',
+      before: before && { status: before.status, author_id: before.author_id },
+    });
+  }
+
+  deleted(type: ItemType, id: number, before: ReadState): void {
+    this.record({ type, id, action: 'deleted', before: { status: before.status, author_id: before.author_id } });
+  }
+
+  /**
+   * One write is one change per item: a creation stays a creation whatever else the write did to
+   * it, a deletion wins over an update, and the state before is the first one recorded.
+   */
+  private record(change: ItemChange): void {
+    const key = `${change.type}:${change.id}`;
+    const earlier = this.itemChanges.get(key);
+    if (!earlier) {
+      this.itemChanges.set(key, change);
+      return;
+    }
+    if (earlier.action === 'created') {
+      if (change.action === 'deleted') this.itemChanges.delete(key);
+      return;
+    }
+    const action = change.action === 'deleted' ? 'deleted' : earlier.action;
+    this.itemChanges.set(key, { ...earlier, action, before: earlier.before ?? change.before });
+  }
+
+  /** The item changes recorded, in the order first recorded. */
+  get items(): readonly ItemChange[] {
+    return [...this.itemChanges.values()];
   }
 }

@@ -2,11 +2,26 @@ import type { Transaction } from 'kysely';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isTransientConflict } from '../db/errors.js';
 import type { Database, Db } from '../db/schema.js';
+import { appendChanges, prepareChanges, type LoggedChange } from './change-log.js';
 import { ChangeSet } from './change-set.js';
 import type { DataVersion } from './data-version.js';
 
 /** Told of every committed write, after the data version has moved past it. */
-export type ChangeListener = (changes: ChangeSet) => void;
+export type ChangeListener = (changes: ChangeSet, logged: readonly LoggedChange[]) => void;
+
+/** Runs inside a write's transaction once its work is done, with the changes it logged (the webhook outbox). */
+export type CommittingHook = (trx: Transaction<Database>, logged: readonly LoggedChange[]) => Promise<void>;
+
+/** The change set of the write running in each open transaction (changeSetOf). */
+const openWrites = new WeakMap<object, ChangeSet>();
+
+/**
+ * The change set of the write that runs in `trx`: for code that writes inside another write's
+ * transaction without being handed its change set (a venue created inline by an event write).
+ */
+export function changeSetOf(trx: object): ChangeSet | undefined {
+  return openWrites.get(trx);
+}
 
 export type WriteWork<T> = (trx: Transaction<Database>, changes: ChangeSet) => Promise<T>;
 
@@ -22,18 +37,26 @@ const ATTEMPTS = 8;
  * The one way the service writes: a transaction whose change set is published once it has
  * committed. The data version is bumped first (so no cache serves what the write replaced: a
  * read that started before the bump stamps what it read with the older version), then every
- * listener hears of the change set. A write that fails publishes nothing.
+ * listener hears of the change set. Before the commit, in the transaction, the revisions behind
+ * ETags are written, the committing hooks run (the webhook outbox), and the change feed's rows are
+ * appended last (change-log.ts). A write that fails publishes nothing and logs nothing.
  */
 export class Writes {
   private readonly listeners: ChangeListener[] = [];
+  private readonly committing: CommittingHook[] = [];
 
   constructor(
     private readonly db: Db,
     private readonly version: DataVersion,
+    private readonly clock: () => Date = () => new Date(),
   ) {}
 
   onCommitted(listener: ChangeListener): void {
     this.listeners.push(listener);
+  }
+
+  onCommitting(hook: CommittingHook): void {
+    this.committing.push(hook);
   }
 
   /**
@@ -44,8 +67,18 @@ export class Writes {
     for (let attempt = 1; ; attempt++) {
       const changes = new ChangeSet();
       let result: T;
+      let logged: readonly LoggedChange[] = [];
       try {
-        result = await this.db.transaction().execute((trx) => work(trx, changes));
+        result = await this.db.transaction().execute(async (trx) => {
+          openWrites.set(trx, changes);
+          const value = await work(trx, changes);
+          // In the same transaction: never a change without its feed entries and deliveries (API.md §22).
+          const prepared = await prepareChanges(trx, changes, this.clock().getTime());
+          logged = prepared.changes;
+          for (const hook of this.committing) await hook(trx, logged);
+          await appendChanges(trx, prepared);
+          return value;
+        });
       } catch (error) {
         if (!isTransientConflict(error) || attempt >= ATTEMPTS) throw error;
         // Jittered, growing pauses so that the writers that collided do not collide again in step.
@@ -53,7 +86,7 @@ export class Writes {
         continue;
       }
       await this.version.bump(changes.keys);
-      for (const listener of this.listeners) listener(changes);
+      for (const listener of this.listeners) listener(changes, logged);
       return result;
     }
   }

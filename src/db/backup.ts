@@ -1,6 +1,7 @@
 import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
+import { randomUUID } from 'node:crypto';
 
 /** What `backup` says on PostgreSQL, which it leaves to PostgreSQL's own tool (API.md §25.5). */
 export function postgresBackupAdvice(file: string): string {
@@ -35,6 +36,8 @@ export async function backupSqlite(
     await source.backup(partial, { progress: ({ remainingPages }) => remainingPages });
     const copy = new SQLite(partial);
     try {
+      // A restored copy is another history: change-feed tokens issued before must be refused (API.md §25.5).
+      copy.prepare('UPDATE sync_state SET epoch = ? WHERE id = 1').run(randomUUID());
       const result: unknown = copy.pragma('integrity_check', { simple: true });
       if (result !== 'ok') throw new Error(`the copy failed PRAGMA integrity_check: ${String(result)}`);
     } finally {

@@ -35,6 +35,11 @@ export interface TermsTable {
   /** Published events linked to the term (API.md §12), maintained on every event write. */
   count: Generated<number>;
   created_at: number;
+  /** Moves on every committed change of the term, its count included (migration 0014: ETags). */
+  revision: Generated<number>;
+  changed_at: number | null;
+  /** The term's last change of its own (the `modified_after` filter, API.md §21). */
+  modified_at: number | null;
 }
 
 export interface TermTranslationsTable {
@@ -63,6 +68,9 @@ export interface PostsTable {
   modified_at: number;
   /** The status a trashed post had before (migration 0011); null when not in the trash. */
   status_before_trash: string | null;
+  /** Moves on every committed change of the post (migration 0014: ETags and Last-Modified). */
+  revision: Generated<number>;
+  changed_at: number | null;
 }
 
 export interface PostTranslationsTable {
@@ -102,6 +110,17 @@ export interface EventsTable {
   ical_sequence: Generated<number>;
   /** Creation instant (iCalendar CREATED); null only for events older than migration 0012 without a post. */
   created_at: number | null;
+  /** A series' `recurrence` lines as a JSON array (migration 0016); null on other events. */
+  recurrence: string | null;
+  /** A series: the instant up to which its occurrences exist (the horizon at its last expansion). */
+  materialised_until: number | null;
+  /** A series: recurrence ids of occurrences deleted for good one by one (JSON array), kept excluded. */
+  excluded: string | null;
+  /** An occurrence: its series' id and original start (`recurrence_id`, API.md §20.2). */
+  series_id: number | null;
+  recurrence_id: string | null;
+  /** An occurrence: the field groups it overrides (`|title|venue|`), null when it follows its series. */
+  overrides: string | null;
   /** The imported file's LAST-MODIFIED (else DTSTAMP) at the event's last import (migration 0013); null if never imported. */
   ical_import_stamp: number | null;
 }
@@ -160,6 +179,67 @@ export interface SearchDocumentsTable {
   exact: Generated<number>;
 }
 
+/** The change feed (API.md §21.1, migration 0014): one row per committed change of an item. */
+export interface ChangesTable {
+  seq: number;
+  item_type: string;
+  item_id: number;
+  action: string;
+  changed_at_ms: number;
+  before_status: string | null;
+  before_author: number | null;
+  after_status: string | null;
+  after_author: number | null;
+}
+
+export interface SyncStateTable {
+  id: number;
+  /** The number of the last change committed. */
+  position: number;
+  /** Changes when the database is restored: change-feed tokens of another epoch are refused. */
+  epoch: string;
+}
+
+/** Webhook subscriptions (API.md §22, migration 0015). */
+export interface WebhooksTable {
+  id: Generated<number>;
+  url: string;
+  /** JSON array of event patterns (`event.created`, `venue.*`, `*`). */
+  events: string;
+  active: number;
+  /** `whsec_…`: the signing key. A secret: never logged, shown once. */
+  secret: string;
+  created_at: number;
+}
+
+/** Webhook deliveries: the outbox and its log (migration 0015). */
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  webhook_id: number;
+  msg_id: string;
+  type: string;
+  body: string;
+  status: string;
+  /** JSON array of `{at, response_code, duration_ms, error}`. */
+  attempts: Generated<string>;
+  next_attempt_ms: number | null;
+  lease_until_ms: number | null;
+  created_ms: number;
+  last_attempt_ms: number | null;
+  schedule_base: Generated<number>;
+}
+
+/** What `import:tec` wrote, per source item (migration 0019). */
+export interface ImportRecordsTable {
+  source: string;
+  kind: string;
+  source_id: number;
+  /** Null while the item's first write is under way. */
+  local_id: number | null;
+  fingerprint: string;
+  imported_at: number;
+}
+
 /** Editor sessions (migration 0018, API.md §23.2). */
 export interface EditorSessionsTable {
   token_hash: string;
@@ -184,6 +264,11 @@ export interface Database {
   event_terms: EventTermsTable;
   images: ImagesTable;
   search_documents: SearchDocumentsTable;
+  changes: ChangesTable;
+  sync_state: SyncStateTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  import_records: ImportRecordsTable;
   editor_sessions: EditorSessionsTable;
 }
 

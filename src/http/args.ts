@@ -216,6 +216,19 @@ export const arg = {
       return value === undefined || value.length === 0 ? fail('must_be_list', { param: name }) : ok(value);
     }),
 
+  /**
+   * A choice among `values` that ignores anything else (undefined) instead of refusing it: TEC
+   * ignores `orderby` and `order`, and its clients send values it never knew (API.md §21).
+   */
+  lenientChoice: <const V extends string>(
+    values: readonly V[],
+    { description }: Common,
+  ): ArgSpec<V | undefined, false> =>
+    build(Type.String({ description, enum: [...values] }), (raw) => {
+      const value = typeof raw === 'string' ? raw.trim().toLowerCase() : undefined;
+      return ok(values.find((v) => v === value));
+    }),
+
   number: ({ description }: Common): ArgSpec<number, false> =>
     build(Type.Number({ description }), (raw, name) => {
       const value = p.parseNumber(raw);

@@ -8,6 +8,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/schema.js';
 import { isLanguage, type Language } from '../i18n/languages.js';
 import type { ParseContext } from './args.js';
+import { NO_CONDITIONS, type WriteConditions } from './conditional.js';
 import { zoneOf } from '../domain/timezones.js';
 import { UrlBuilder, type LanguageForm } from './urls.js';
 
@@ -32,8 +33,12 @@ export interface RequestContext {
   readonly now: DateTime;
   readonly urls: UrlBuilder;
   readonly parse: ParseContext;
+  /** The write preconditions the request sent (`If-Match`, `If-Unmodified-Since`, API.md §21). */
+  readonly conditions: WriteConditions;
   /** The data version of this request, read once (see changes/data-version.ts). */
   dataVersion(): Promise<string>;
+  /** The data version as it is now, read again (whether data changed during the request). */
+  freshDataVersion(): Promise<string>;
   /** Runs a write in a transaction and publishes what it changed once committed (changes/writes.ts). */
   write<T>(work: WriteWork<T>): Promise<T>;
 }
@@ -55,6 +60,7 @@ export function createContext(
   language: LanguageForm,
   caller: Caller | null,
   dataVersion = versionOnce(app),
+  conditions: WriteConditions = NO_CONDITIONS,
 ): RequestContext {
   const siteZone = zoneOf(app.config.siteTimezone);
   // "now" is read once per request, and only by requests that need it (most cached reads do not).
@@ -76,7 +82,9 @@ export function createContext(
       caller,
       config: app.config,
     },
+    conditions,
     dataVersion,
+    freshDataVersion: () => app.version.current(),
     write: (work) => app.writes.transaction(work),
   };
 }

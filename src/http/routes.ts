@@ -20,13 +20,29 @@ type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export const PATH_PARAMS = {
   id: { fastify: ':id(^\\d+)', pattern: '(?P<id>\\d+)', schema: Type.Integer({ description: 'The item id' }) },
   slug: { fastify: ':slug', pattern: '(?P<slug>[^/]+)', schema: Type.String({ description: 'The item slug' }) },
+  delivery_id: {
+    fastify: ':delivery_id(^\\d+)',
+    pattern: '(?P<delivery_id>\\d+)',
+    schema: Type.Integer({ description: 'The delivery id' }),
+  },
+  // An occurrence by its series' slug, the local date of its original start and its rank that day (API.md §20).
+  date: {
+    fastify: ':date(^\\d{4}-\\d{2}-\\d{2})',
+    pattern: '(?P<date>\\d{4}-\\d{2}-\\d{2})',
+    schema: Type.String({ description: 'The local date of the occurrence (YYYY-MM-DD)' }),
+  },
+  n: {
+    fastify: ':n(^\\d+)',
+    pattern: '(?P<n>\\d+)',
+    schema: Type.Integer({ description: 'The 2nd, 3rd… occurrence on that date' }),
+  },
 } as const;
 type PathParam = keyof typeof PATH_PARAMS;
 
 export interface ApiRequest<S extends ArgsSpec> {
   readonly ctx: RequestContext;
   readonly args: ParsedArgs<S>;
-  readonly params: { id?: number; slug?: string };
+  readonly params: { id?: number; slug?: string; date?: string; n?: number; delivery_id?: number };
   /** The parameters the request actually sent (declared args only), for links that echo them. */
   readonly given: ReadonlySet<string>;
   /** Every parameter the request sent, declared or not. */
@@ -205,17 +221,27 @@ export function idParam(params: ApiRequest<ArgsSpec>['params']): number {
  * The path's `{id}` and `{slug}`. An id beyond 2^53 - 1 names nothing JSON can carry exactly (nor
  * any stored item), and a NUL in any parameter is refused: both are 400s (API.md §25.3).
  */
-function pathValues(raw: FastifyRequest, bag: Record<string, unknown>): { id?: number; slug?: string } {
+function pathValues(
+  raw: FastifyRequest,
+  bag: Record<string, unknown>,
+): { id?: number; slug?: string; date?: string; n?: number; delivery_id?: number } {
   const params = isRecord(raw.params) ? raw.params : {};
   const slug = typeof params.slug === 'string' ? params.slug : undefined;
+  const date = typeof params.date === 'string' ? params.date : undefined;
+  const n = typeof params.n === 'string' ? Number(params.n) : undefined;
   const problems = new Map<string, ParamProblem>();
   const id = typeof params.id === 'string' ? Number(params.id) : undefined;
   if (id !== undefined && !Number.isSafeInteger(id))
     problems.set('id', { message: 'id_out_of_range', vars: { param: 'id' } });
+  if (n !== undefined && !Number.isSafeInteger(n))
+    problems.set('n', { message: 'id_out_of_range', vars: { param: 'n' } });
+  const deliveryId = typeof params.delivery_id === 'string' ? Number(params.delivery_id) : undefined;
+  if (deliveryId !== undefined && !Number.isSafeInteger(deliveryId))
+    problems.set('delivery_id', { message: 'id_out_of_range', vars: { param: 'delivery_id' } });
   nulProblems(bag, problems);
   if (slug !== undefined) nulProblems({ slug }, problems);
   if (problems.size > 0) throw invalidParams(problems);
-  return { id, slug };
+  return { id, slug, date, n, delivery_id: deliveryId };
 }
 
 /**

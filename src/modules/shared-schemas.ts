@@ -4,6 +4,7 @@ import { ImageSchema } from './images/images.js';
 import { OrganizerSchema } from './organizers/organizers.schemas.js';
 import { EmbeddedTermSchema, TermSchema } from './terms/terms.schemas.js';
 import { VenueSchema } from './venues/venues.schemas.js';
+import { DeliverySchema, WebhookSchema } from './webhooks/webhooks.schemas.js';
 
 /** Named response schemas: registered once, referenced by routes, listed in /doc components. */
 export const SHARED_SCHEMAS: readonly TSchema[] = [
@@ -15,4 +16,6 @@ export const SHARED_SCHEMAS: readonly TSchema[] = [
   TermSchema,
   EmbeddedTermSchema,
   EventSchema,
+  WebhookSchema,
+  DeliverySchema,
 ];

@@ -12,6 +12,8 @@ export interface MetricSources {
   pool(): PoolStats;
   /** Null when the response cache is off: its series then stay at 0. */
   readonly cacheLookups: CacheLookups | null;
+  /** Webhook deliveries waiting for an attempt, in the whole database (every process's). */
+  webhookDeliveriesPending(): Promise<number>;
 }
 
 /** Most requests take well under 5 ms: prom-client's default buckets start at 5 ms. */
@@ -30,7 +32,7 @@ function routeLabel(pattern: string): string {
 
 /**
  * The Prometheus metrics of API.md §25.4, in a registry of the app's own (tests build many apps in
- * one process). `webhook_deliveries_pending` is 0 until webhooks exist.
+ * one process).
  */
 export class Metrics {
   readonly registry = new Registry();
@@ -84,7 +86,14 @@ export class Metrics {
         this.set(sources.pool().waiting);
       },
     });
-    new Gauge({ name: 'webhook_deliveries_pending', help: 'Webhook deliveries not yet made', registers }).set(0);
+    new Gauge({
+      name: 'webhook_deliveries_pending',
+      help: 'Webhook deliveries waiting for an attempt (first or retry)',
+      registers,
+      async collect() {
+        this.set(await sources.webhookDeliveriesPending());
+      },
+    });
   }
 
   /** A response counted outside its route's hooks (the cache front's hits); `route` is Fastify's pattern. */

@@ -10,6 +10,7 @@ import {
   type ContextSource,
 } from '../http/context.js';
 import type { LanguageForm } from '../http/urls.js';
+import { writeConditionsOf } from '../http/conditional.js';
 import type { Language } from '../i18n/languages.js';
 import type { CredentialRow } from '../modules/users/users.repository.js';
 import { authenticate } from '../modules/users/users.service.js';
@@ -125,6 +126,6 @@ export function registerRequestContext(
       throw error;
     }
     guard.onAuthentication(request, reply, caller);
-    request.calendarContext = createContext(state, language, caller, dataVersion);
+    request.calendarContext = createContext(state, language, caller, dataVersion, writeConditionsOf(request));
   });
 }

@@ -10,6 +10,7 @@ import { zoneOf } from '../domain/timezones.js';
 import { NAMESPACE } from '../http/urls.js';
 import { negotiateEncoding, type Encoding } from './compression.js';
 import type { CacheLookups } from './metrics.js';
+import { noneMatch } from '../http/conditional.js';
 
 declare module 'http' {
   interface IncomingMessage {
@@ -36,7 +37,36 @@ const KEPT_HEADERS = [
   'link',
   'content-encoding',
   'vary',
+  'etag',
+  'last-modified',
 ];
+
+/** The headers a 304 repeats (RFC 9110 §15.4.5): those that would have described the body. */
+const NOT_MODIFIED_HEADERS = ['etag', 'last-modified', 'vary', 'content-language'];
+
+/**
+ * Whether the client already has the stored response (API.md §21): a matching If-None-Match, or
+ * without one an If-Modified-Since not before its Last-Modified.
+ */
+function clientHasCopy(request: IncomingMessage, stored: Record<string, string>): boolean {
+  const { 'if-none-match': ifNoneMatch, 'if-modified-since': ifModifiedSince } = request.headers;
+  if (stored.etag === undefined) return false;
+  if (ifNoneMatch !== undefined) return noneMatch(ifNoneMatch, stored.etag);
+  if (ifModifiedSince === undefined || stored['last-modified'] === undefined) return false;
+  const since = Date.parse(ifModifiedSince);
+  return !Number.isNaN(since) && since >= Date.parse(stored['last-modified']);
+}
+
+/** A stored response as sent to this request: whole, or as a 304 when the client has it. */
+function answerOf(
+  request: IncomingMessage,
+  stored: CachedResponse,
+): { status: 200 | 304; headers: Record<string, string> } {
+  if (!clientHasCopy(request, stored.headers)) return { status: 200, headers: stored.headers };
+  const headers: Record<string, string> = {};
+  for (const name of NOT_MODIFIED_HEADERS) if (stored.headers[name] !== undefined) headers[name] = stored.headers[name];
+  return { status: 304, headers };
+}
 
 /** Keys whose requests are counted, and requests between two halvings of the counts (FrequencyAdmission). */
 const KEYS_COUNTED = 20_000;
@@ -52,8 +82,8 @@ export interface FrontHooks {
   admit(request: IncomingMessage): boolean;
   /** The headers a hit is sent with to this request. */
   headers(request: IncomingMessage, stored: Record<string, string>): Record<string, string>;
-  /** A hit was sent; `started` is from performance.now(). */
-  sent(route: string, started: number): void;
+  /** A hit was sent (200, or 304 to a client that had it); `started` is from performance.now(). */
+  sent(route: string, started: number, status: number): void;
 }
 
 /**
@@ -142,10 +172,13 @@ export class ResponseCache {
           (version) => {
             const hit = this.currentHit(key, version);
             if (!hit) return next(request, response);
-            response.writeHead(200, hooks.headers(request, hit.headers)).end(hit.body);
-            hooks.sent(hit.route, started);
+            const { status, headers } = answerOf(request, hit);
+            response.writeHead(status, hooks.headers(request, headers));
+            if (status === 200) response.end(hit.body);
+            else response.end();
+            hooks.sent(hit.route, started, status);
             // Fastify logs the requests it handles; a hit it never sees is logged here alike.
-            log().info({ req: request, res: { statusCode: 200 }, cache: 'hit' }, 'request completed');
+            log().info({ req: request, res: { statusCode: status }, cache: 'hit' }, 'request completed');
           },
           // Fastify reads the version again and answers the failure in the contract's envelope.
           () => next(request, response),
@@ -201,7 +234,11 @@ export function registerResponseCache(app: FastifyInstance, version: DataVersion
     const current = await (request.calendarContext?.dataVersion() ?? version.current());
     const hit = cache.currentHit(key, current);
     if (hit) {
-      await reply.code(200).headers(hit.headers).send(hit.body);
+      const { status, headers } = answerOf(request.raw, hit);
+      await reply
+        .code(status)
+        .headers(headers)
+        .send(status === 200 ? hit.body : undefined);
       return reply;
     }
     request.responseCacheKey = key;

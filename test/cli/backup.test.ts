@@ -83,6 +83,24 @@ describe('backup on SQLite (API.md §25.5)', () => {
     }
   });
 
+  it('the copy has a new epoch: change-feed tokens issued before are refused there (410), still served here', async () => {
+    const token = (await t.api.get('/changes', { as: 'administrator' })).json.next_since;
+    const copied = join(dir, 'epoch.db');
+    assert.equal((await cli(t.api.config.databaseUrl, 'backup', copied)).status, 0);
+    const restored = await buildApp(loadConfig({ DATABASE_URL: `sqlite:${copied}`, LOG_LEVEL: 'silent' }), {
+      logger: false,
+    });
+    try {
+      const { header } = await t.api.user('administrator');
+      const there = await restored.inject({ url: `${NS}/changes?since=${token}`, headers: { authorization: header } });
+      assert.equal(there.statusCode, 410);
+      assert.equal(there.json().code, 'rest_sync_token_expired');
+    } finally {
+      await restored.close();
+    }
+    assert.equal((await t.api.get('/changes', { as: 'administrator', query: { since: token } })).status, 200);
+  });
+
   it('refuses to overwrite a file without --force, and overwrites it with --force', async () => {
     const before = statSync(copy);
     const refused = await cli(t.api.config.databaseUrl, 'backup', copy);
@@ -117,6 +135,23 @@ if ((await testDialects()).includes('postgres')) {
       assert.equal(run.stdout, '');
       assert.match(run.stderr, /pg_dump --format=custom "\$DATABASE_URL" -f ".*calendar-backup-\d+\.dump"/);
       assert.equal(existsSync(target), false);
+    });
+  });
+}
+
+for (const dialect of await testDialects()) {
+  describe(`reset-epoch [${dialect}]`, () => {
+    const t = useTestApp(dialect);
+
+    it('after a restore, reset-epoch makes tokens issued before it expire (410)', async () => {
+      const token = (await t.api.get('/changes', { as: 'administrator' })).json.next_since;
+      const run = await cli(t.api.config.databaseUrl, 'reset-epoch');
+      assert.equal(run.status, 0, run.stderr);
+      assert.match(run.stdout, /new epoch/);
+      const res = await t.api.get('/changes', { as: 'administrator', query: { since: token } });
+      assert.equal(res.status, 410);
+      const fresh = (await t.api.get('/changes', { as: 'administrator' })).json.next_since;
+      assert.equal((await t.api.get('/changes', { as: 'administrator', query: { since: fresh } })).status, 200);
     });
   });
 }

@@ -211,11 +211,38 @@ for (const dialect of await testDialects()) {
       assert.ok(((await total()) ?? 0) > 0);
       const found = (await app.inject({ url: '/calendar/events/v1/events?search=concert&per_page=50' })).json<{
         total: number;
-        events: { title: string; description: string }[];
+        events: { title: string; excerpt: string; description: string }[];
       }>();
       assert.ok(found.total > 0);
-      for (const event of found.events) assert.match(`${event.title} ${event.description}`, /concert/i);
+      // §10: the title, excerpt or description.
+      for (const event of found.events)
+        assert.match(`${event.title} ${event.excerpt} ${event.description}`, /concert/i);
       if (dialect === 'sqlite') await assertPlannerAveragesWithoutSamples(database.url);
+    });
+
+    it('seed --recurring-share writes that share of events as series, with their occurrences listed', async () => {
+      const fresh = await createTestDatabase(dialect);
+      try {
+        const refused = cli(fresh.url, 'seed', '--events', '40', '--recurring-share', '150');
+        assert.notEqual(refused.status, 0);
+        assert.match(refused.stderr, /--recurring-share/);
+        const result = cli(fresh.url, 'seed', '--events', '40', '--recurring-share', '50');
+        assert.equal(result.status, 0, result.stderr);
+        const [, series, occurrences] = /\((\d+) recurring series with (\d+) occurrences\)/.exec(result.stdout) ?? [];
+        assert.ok(Number(series) >= 10 && Number(series) <= 30, result.stdout);
+        assert.ok(Number(occurrences) > Number(series), result.stdout);
+        const seeded = await buildApp(loadConfig({ DATABASE_URL: fresh.url, LOG_LEVEL: 'silent' }), { logger: false });
+        try {
+          const handle = seeded.calendar.db;
+          const rows = await handle.selectFrom('events').select(['post_id', 'series_id', 'recurrence']).execute();
+          assert.equal(rows.filter((row) => row.recurrence !== null).length, Number(series));
+          assert.equal(rows.filter((row) => row.series_id !== null).length, Number(occurrences));
+        } finally {
+          await seeded.close();
+        }
+      } finally {
+        await fresh.drop();
+      }
     });
 
     it('seed records the site zone its all-day events are keyed in, so a server started next does not rekey them', async () => {

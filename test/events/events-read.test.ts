@@ -301,7 +301,16 @@ for (const dialect of await testDialects()) {
       assert.equal(res.status, 200);
       const keys = Object.keys(res.json);
       assert.equal(keys[keys.length - 1], 'json_ld');
-      assert.deepEqual(keys.slice(-4, -1), ['custom_fields', 'ical_uid', 'ical_url']);
+      assert.deepEqual(keys.slice(-9, -1), [
+        'custom_fields',
+        'ical_uid',
+        'ical_url',
+        'is_recurring',
+        'series_id',
+        'recurrence_id',
+        'recurrence',
+        'occurrences_url',
+      ]);
       const ld = res.json.json_ld;
       assert.deepEqual(Object.keys(ld), JSON_LD_KEYS);
       const url = `${BASE}/event/ld-concert/`;

@@ -69,6 +69,11 @@ function expectedFromTranscript(ids: TranscriptIds): Json {
     rest_url: `${REST}/events/${ids.event}`,
     ical_uid: ids.icalUid,
     ical_url: `http://127.0.0.1:8080/ical/events/${ids.event}.ics`,
+    is_recurring: false,
+    series_id: null,
+    recurrence_id: null,
+    recurrence: [],
+    occurrences_url: null,
   });
   Object.assign(tec.categories[0], { term_taxonomy_id: ids.category, id: ids.category });
   tec.categories[0].urls.self = `${REST}/categories/${ids.category}`;

@@ -11,6 +11,7 @@ import type { VersionedCache } from '../../src/cache/lru.js';
 import type { EventCandidates } from '../../src/modules/events/search/candidates.js';
 import { createUser } from '../../src/modules/users/users.service.js';
 import { createTestDatabase, type TestDatabase } from './databases.js';
+import type { ResolveHost } from '../../src/modules/import/ics.fetch.js';
 
 export const NS = '/calendar/events/v1';
 /** The moment of the TEC live transcript; tests move the clock when they need another "now". */
@@ -151,6 +152,8 @@ export class TestApi {
 
 export interface TestAppOptions {
   env?: Record<string, string>;
+  /** Resolves host names (imports, webhooks) instead of DNS (AppOptions.resolveHost). */
+  resolveHost?: ResolveHost;
 }
 
 /**
@@ -189,7 +192,11 @@ export function useTestApp(dialect: Dialect, options: TestAppOptions = {}): { re
       ...options.env,
     });
     const handle = { now: DEFAULT_NOW };
-    const app = await buildApp(config, { clock: () => (api ? api.now : handle.now), logger: false });
+    const app = await buildApp(config, {
+      clock: () => (api ? api.now : handle.now),
+      logger: false,
+      resolveHost: options.resolveHost,
+    });
     api = new TestApi(app, config, dialect);
   });
   after(async () => {

@@ -131,6 +131,9 @@ for (const dialect of await testDialects()) {
         getNamespaceIndex: 'GET /',
         getOpenApiDocument: 'GET /doc',
         listEvents: 'GET /events',
+        listEventOccurrences: 'GET /events/{id}/occurrences',
+        getEventOccurrenceByDate: 'GET /events/by-slug/{slug}/{date}',
+        deleteEventOccurrenceByDateAndRank: 'DELETE /events/by-slug/{slug}/{date}/{n}',
         createEvent: 'POST /events',
         getEventById: 'GET /events/{id}',
         updateEventById: 'POST /events/{id}',
@@ -142,10 +145,13 @@ for (const dialect of await testDialects()) {
         listCategories: 'GET /categories',
         patchTagById: 'PATCH /tags/{id}',
         deleteCategoryById: 'DELETE /categories/{id}',
+        listChanges: 'GET /changes',
+        pingWebhook: 'POST /webhooks/{id}/ping',
+        getWebhookDelivery: 'GET /webhooks/{id}/deliveries/{delivery_id}',
         importIcs: 'POST /import/ics',
       };
       for (const [id, where] of Object.entries(expected)) assert.equal(ids.get(id), where, id);
-      assert.equal(ids.size, 53);
+      assert.equal(ids.size, 76);
     });
   });
 }

@@ -283,6 +283,41 @@ for (const dialect of await testDialects()) {
       assert.equal(venues.length, 2);
     });
 
+    it('LOCATION with GEO creates a venue with coordinates; ORGANIZER is reused by email, then by CN', async () => {
+      const organizer = await t.api.post(
+        '/organizers',
+        { organizer: 'Known Organizer', email: 'known@example.org' },
+        { as: 'administrator' },
+      );
+      assert.equal(organizer.status, 201, organizer.text);
+      const result = await imported(
+        t.api,
+        calendar(
+          vevent('geo@example.org', {
+            extra: [
+              'LOCATION:Geo hall\\, 3 Quay\\, Nantes',
+              'GEO:47.2184;-1.5536',
+              'ORGANIZER;CN=Someone else:mailto:KNOWN@example.org',
+            ],
+          }),
+          vevent('cn@example.org', { extra: ['ORGANIZER;CN=known organizer:mailto:other@example.org'] }),
+          vevent('new-org@example.org', { extra: ['ORGANIZER;CN=Fresh Organizer:mailto:fresh@example.org'] }),
+        ),
+      );
+      assert.equal(result.created.length, 3, JSON.stringify(result));
+      const geo = await eventByUid(t.api, 'geo@example.org');
+      assert.equal(geo.venue.venue, 'Geo hall');
+      assert.equal(geo.venue.address, '3 Quay, Nantes');
+      assert.equal(Number(geo.venue.geo_lat), 47.2184);
+      assert.equal(Number(geo.venue.geo_lng), -1.5536);
+      assert.equal(geo.organizer[0].id, organizer.json.id);
+      assert.equal((await eventByUid(t.api, 'cn@example.org')).organizer[0].id, organizer.json.id);
+      const fresh = (await eventByUid(t.api, 'new-org@example.org')).organizer[0];
+      assert.notEqual(fresh.id, organizer.json.id);
+      assert.equal(fresh.organizer, 'Fresh Organizer');
+      assert.equal(fresh.email, 'fresh@example.org');
+    });
+
     it('dry_run reports what would happen (UIDs for creations) and changes nothing', async () => {
       const before = await snapshot(t.api);
       const result = await imported(
@@ -402,6 +437,13 @@ for (const dialect of await testDialects()) {
       assert.deepEqual(await snapshot(t.api), before);
       assert.equal((await importIcs(t.api, good, { as: 'editor' })).status, 200);
       assert.deepEqual((await imported(t.api, good, { as: 'administrator' })).created, []);
+    });
+
+    it('rest_invalid_ics is translated; its code and line are not', async () => {
+      const res = await importIcs(t.api, 'HELLO:WORLD\r\n', { query: { i18n_language: 'fr' } });
+      assert.equal(res.json.code, 'rest_invalid_ics');
+      assert.equal(res.json.message, 'Données iCalendar non valides : the first line is not BEGIN:VCALENDAR');
+      assert.equal(res.json.data.line, 1);
     });
 
     it('parameters are checked before permissions; the text and the URL only after them', async () => {

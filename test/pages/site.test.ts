@@ -263,6 +263,25 @@ for (const dialect of await testDialects()) {
       assert.equal((await page('/ical/nothing')).json.code, 'rest_no_route');
     });
 
+    it('occurrences of a recurring series are on their days and have their own pages', async () => {
+      const { editor } = await ready();
+      const series = await apiPost(t.api.app, editor, '/events', {
+        title: 'Weekly Yoga',
+        start_date: '2026-11-02 08:00',
+        end_date: '2026-11-02 09:00',
+        recurrence: ['RRULE:FREQ=WEEKLY;COUNT=4'],
+        status: 'publish',
+      });
+      const month = await page(`/events/month/${MONTH}/`);
+      for (const day of ['02', '09', '16', '23'])
+        assert.ok(month.text.includes(`href="/event/${series.slug}/2026-11-${day}/"`), day);
+      const occurrence = await page(`/event/${series.slug}/2026-11-16/`);
+      assert.equal(occurrence.status, 200);
+      assert.match(occurrence.text, /<time datetime="2026-11-16T08:00:00Z">/);
+      assert.equal((await page(`/event/${series.slug}/2026-11-17/`)).status, 404);
+      assert.equal((await page(`/event/${series.slug}/not-a-date/`)).status, 404);
+    });
+
     it('credentials do not change public pages', async () => {
       const { editor } = await ready();
       await apiPost(t.api.app, editor, '/events', {

@@ -47,6 +47,11 @@ describe('iCalendar import pre-scan (API.md §19.3)', () => {
       'SUMMARY:Floating',
       'END:VEVENT',
       'BEGIN:VEVENT',
+      'UID:utc-zone',
+      'DTSTART;TZID=UTC:20270710T090000',
+      'SUMMARY:A TZID of UTC',
+      'END:VEVENT',
+      'BEGIN:VEVENT',
       'UID:lenient-date',
       'DTSTART:20270710',
       'SUMMARY:A date without VALUE=DATE',
@@ -59,6 +64,7 @@ describe('iCalendar import pre-scan (API.md §19.3)', () => {
         ['windows', 'zoned', 'America/Los_Angeles'],
         ['exchange', 'custom', null],
         ['floating', 'floating', null],
+        ['utc-zone', 'zoned', 'UTC'],
         ['lenient-date', 'date', null],
       ],
     );
@@ -70,6 +76,7 @@ describe('iCalendar import pre-scan (API.md §19.3)', () => {
         // 09:00 at UTC−4 is 13:00 UTC, 14:00 in Lisbon (summer time), the X-WR-TIMEZONE.
         ['Europe/Lisbon', '2027-07-10 14:00:00', false],
         ['Europe/Lisbon', '2027-07-10 09:00:00', false],
+        ['UTC', '2027-07-10 09:00:00', false],
         ['Europe/Lisbon', '2027-07-10 00:00:00', true],
       ],
     );
@@ -92,6 +99,31 @@ describe('iCalendar import pre-scan (API.md §19.3)', () => {
       [
         ['Asia/Tokyo', '2027-01-10 09:00:00', '2027-01-10 09:00:00'],
         ['UTC', '2027-01-10 09:00:00', '2027-01-10 09:00:00'],
+      ],
+    );
+  });
+
+  it('RRULE or RDATE make a series; RECURRENCE-ID an override; EXDATE alone neither', () => {
+    const event = (uid: string, line: string) => [
+      'BEGIN:VEVENT',
+      `UID:${uid}`,
+      'DTSTART:20270110T090000Z',
+      line,
+      'END:VEVENT',
+    ];
+    const text = calendar(
+      ...event('rule', 'RRULE:FREQ=DAILY;COUNT=2'),
+      ...event('dates', 'RDATE:20270112T090000Z,20270114T090000Z'),
+      ...event('override', 'RECURRENCE-ID:20270111T090000Z'),
+      ...event('exdate', 'EXDATE:20270111T090000Z'),
+    );
+    assert.deepEqual(
+      scanCalendar(text, 'UTC').events.map((e) => [e.uid, e.recurring, e.recurrenceId]),
+      [
+        ['rule', true, null],
+        ['dates', true, null],
+        ['override', false, '20270111T090000Z'],
+        ['exdate', false, null],
       ],
     );
   });

@@ -4,6 +4,7 @@ import type { RequestContext } from '../../http/context.js';
 import { formatIsoInZone, formatUtcSeconds } from '../../domain/dates.js';
 import { autoParagraph, htmlToText } from '../../domain/html.js';
 import { zoneOf } from '../../domain/timezones.js';
+import { recurrenceIdDate } from '../../domain/recurrence/ids.js';
 import { translate } from '../../i18n/translate.js';
 import { presentImage } from '../images/images.js';
 import { globalIds, postPageUrl, siteDate, utcDate } from '../linked/linked.present.js';
@@ -16,6 +17,7 @@ import { presentVenue, venueJsonLd } from '../venues/venues.present.js';
 import { costCurrency, costPrice, formatCost, readStoredCost } from './events.cost.js';
 import { dateDetails, formatLocal, timezoneAbbreviation } from './events.dates.js';
 import type { EventRow } from './events.repository.js';
+import { userHidden } from './series/series.repository.js';
 
 /** An event and everything its representation embeds. */
 export interface EventBundle {
@@ -130,7 +132,7 @@ export function presentEventHead(config: Config, ctx: RequestContext, row: Event
     title: row.title,
     description: autoParagraph(row.description),
     excerpt: autoParagraph(row.excerpt),
-    slug: row.slug,
+    slug: row.series_slug ?? row.slug,
     image: presentImage(row),
     all_day: row.all_day === 1,
     ...dates(row),
@@ -139,19 +141,47 @@ export function presentEventHead(config: Config, ctx: RequestContext, row: Event
     website: row.website ?? '',
     show_map: row.show_map === 1,
     show_map_link: row.show_map_link === 1,
-    hide_from_listings: row.hide_from_listings === 1,
+    hide_from_listings: userHidden(row.hide_from_listings),
     sticky: row.sticky === 1,
     featured: row.featured === 1,
   };
 }
 
-/** The keys after `custom_fields` (API.md §19.2): identifiers, so a protected event shows them too. */
-export function presentEventTail(ctx: RequestContext, row: EventRow): { ical_uid: string; ical_url: string } {
-  // Every event has a UID once the service has started (ical/ical.maintenance.ts).
-  return { ical_uid: row.ical_uid ?? '', ical_url: ctx.urls.ical(`events/${row.id}.ics`) };
+/**
+ * The keys after `custom_fields` (API.md §19.2, §20.2): identifiers and the series' keys, so a
+ * protected event shows them too.
+ */
+export function presentEventTail(ctx: RequestContext, row: EventRow): EventTail {
+  const isSeries = row.recurrence !== null;
+  return {
+    // Every event has a UID once the service has started (ical/ical.maintenance.ts); occurrences carry their series'.
+    ical_uid: row.series_ical_uid ?? row.ical_uid ?? '',
+    ical_url: ctx.urls.ical(`events/${row.id}.ics`),
+    is_recurring: isSeries || row.series_id !== null,
+    series_id: row.series_id,
+    recurrence_id: row.recurrence_id,
+    recurrence: isSeries ? (JSON.parse(row.recurrence as string) as string[]) : [],
+    occurrences_url: isSeries ? ctx.urls.rest(`events/${row.id}/occurrences`) : null,
+  };
 }
 
-const eventPageUrl = (ctx: RequestContext, row: EventRow) => postPageUrl(ctx, 'event', 'tribe_events', row);
+export interface EventTail {
+  ical_uid: string;
+  ical_url: string;
+  is_recurring: boolean;
+  series_id: number | null;
+  recurrence_id: string | null;
+  recurrence: string[];
+  occurrences_url: string | null;
+}
+
+/** An occurrence's page is its series' page and the local date of its original start (API.md §20.2, TEC Pro). */
+export function eventPageUrl(ctx: RequestContext, row: EventRow): string {
+  if (row.series_slug === null || row.recurrence_id === null || row.status !== 'publish' || row.series_slug === '')
+    return postPageUrl(ctx, 'event', 'tribe_events', row);
+  const date = recurrenceIdDate(row.recurrence_id, row.timezone);
+  return ctx.urls.page(`/event/${encodeURIComponent(row.series_slug)}/${date}/`);
+}
 
 /** The JSON-LD of a single read (tec-api.md §5.9). */
 export function presentEventJsonLd(config: Config, ctx: RequestContext, bundle: EventBundle): Record<string, unknown> {

@@ -21,44 +21,60 @@ export interface EventRow extends ImageRow, Omit<EventColumns, 'start_key' | 'en
   title: string;
   description: string;
   excerpt: string;
+  /** An occurrence's series slug and iCalendar UID (null for other events). */
+  series_slug: string | null;
+  series_ical_uid: string | null;
   /** Linked term and organizer ids, in link order. */
   term_ids: number[];
   organizer_ids: number[];
 }
 
 function selectEvents(db: Executor, { lang, defaultLang }: Languages) {
-  return db
-    .selectFrom('posts')
-    .innerJoin('events', 'events.post_id', 'posts.id')
-    .leftJoin('post_translations as tr_req', (join) =>
-      join.onRef('tr_req.post_id', '=', 'posts.id').on('tr_req.lang', '=', lang),
-    )
-    .leftJoin('post_translations as tr_def', (join) =>
-      join.onRef('tr_def.post_id', '=', 'posts.id').on('tr_def.lang', '=', defaultLang),
-    )
-    .leftJoin('images', 'images.id', 'posts.image_id')
-    .select([
-      ...postColumns(lang, defaultLang),
-      'posts.parent_id',
-      'events.start_utc',
-      'events.end_utc',
-      'events.timezone',
-      'events.all_day',
-      'events.cost',
-      'events.currency_symbol',
-      'events.currency_code',
-      'events.currency_position',
-      'events.website',
-      'events.show_map',
-      'events.show_map_link',
-      'events.hide_from_listings',
-      'events.sticky',
-      'events.featured',
-      'events.venue_id',
-      'events.ical_uid',
-      'events.ical_sequence',
-      'events.created_at',
-    ]);
+  return (
+    db
+      .selectFrom('posts')
+      .innerJoin('events', 'events.post_id', 'posts.id')
+      .leftJoin('post_translations as tr_req', (join) =>
+        join.onRef('tr_req.post_id', '=', 'posts.id').on('tr_req.lang', '=', lang),
+      )
+      .leftJoin('post_translations as tr_def', (join) =>
+        join.onRef('tr_def.post_id', '=', 'posts.id').on('tr_def.lang', '=', defaultLang),
+      )
+      .leftJoin('images', 'images.id', 'posts.image_id')
+      // An occurrence shows its series' slug and iCalendar UID (API.md §20.2, §19.2).
+      .leftJoin('posts as series_post', 'series_post.id', 'events.series_id')
+      .leftJoin('events as series_event', 'series_event.post_id', 'events.series_id')
+      .select([
+        ...postColumns(lang, defaultLang),
+        'posts.parent_id',
+        'events.start_utc',
+        'events.end_utc',
+        'events.timezone',
+        'events.all_day',
+        'events.cost',
+        'events.currency_symbol',
+        'events.currency_code',
+        'events.currency_position',
+        'events.website',
+        'events.show_map',
+        'events.show_map_link',
+        'events.hide_from_listings',
+        'events.sticky',
+        'events.featured',
+        'events.venue_id',
+        'events.ical_uid',
+        'events.ical_sequence',
+        'events.created_at',
+        'events.recurrence',
+        'events.materialised_until',
+        'events.excluded',
+        'events.series_id',
+        'events.recurrence_id',
+        'events.overrides',
+        'series_post.slug as series_slug',
+        'series_event.ical_uid as series_ical_uid',
+      ])
+  );
 }
 
 const commaSeparated = (ids: string | null) => (ids ? ids.split(',').map(Number) : []);
@@ -182,6 +198,12 @@ const EVENT_COLUMNS = [
   'ical_uid',
   'ical_sequence',
   'created_at',
+  'recurrence',
+  'materialised_until',
+  'excluded',
+  'series_id',
+  'recurrence_id',
+  'overrides',
 ] as const satisfies readonly (keyof EventColumns)[];
 const insertEventRow = compiledOnce((db, slot: Slots<[postId: number, ...columns: unknown[]]>) =>
   db
@@ -295,6 +317,9 @@ export async function allDayEvents(
 const postStatus = compiledOnce((db, slot: Slots<[postId: number]>) =>
   db.selectFrom('posts').select('status').where('id', '=', slot(0)),
 );
+const occurrenceSeries = compiledOnce((db, slot: Slots<[postId: number]>) =>
+  db.selectFrom('events').select('series_id').where('post_id', '=', slot(0)),
+);
 const lockedPostStatus = compiledOnce((db, slot: Slots<[postId: number]>) =>
   db.selectFrom('posts').select('status').where('id', '=', slot(0)).forUpdate(),
 );
@@ -305,6 +330,8 @@ const lockedPostStatus = compiledOnce((db, slot: Slots<[postId: number]>) =>
  */
 export async function countState(db: Executor, eventId: number, lock: boolean): Promise<CountState> {
   const [post] = await (lock ? lockedPostStatus : postStatus)(db, [eventId]);
+  // A series counts once, as one post: its occurrences never count (API.md §20.2).
+  if (post && (await occurrenceSeries(db, [eventId]))[0]?.series_id != null) return { published: false, termIds: [] };
   return { published: post?.status === 'publish', termIds: post ? await termIdsOfEvent(db, eventId) : [] };
 }
 

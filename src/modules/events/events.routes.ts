@@ -10,7 +10,7 @@ import type { Query } from '../../http/urls.js';
 import type { EventsModule } from './events.module.js';
 import { presentEvent } from './events.present.js';
 import type { EventListInput } from './listing/input.js';
-import { listEventPage } from './listing/listing.js';
+import { listEventPage, listOccurrencePage } from './listing/listing.js';
 import type { EffectiveBounds } from './listing/window.js';
 import {
   eventCreateArgs,
@@ -25,6 +25,10 @@ import * as service from './events.service.js';
 import { postRefOf as refOf } from '../posts/posts.ref.js';
 import { canEditPost } from '../posts/posts.rules.js';
 import { postTranslations, requireEditContext } from '../posts/posts.translations.js';
+import { viewerKey } from '../posts/posts.viewer.js';
+import { cachedValidator, eventValidator, type Variant } from '../sync/validators.js';
+import { answeredNotModified, setValidatorHeaders } from '../../http/conditional.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
 const EventRef = Type.Ref(EventSchema);
 
@@ -66,12 +70,59 @@ function listQuery(
     ['ends_after', bound(bounds.ends_after)],
     ['ticketed', given.has('ticketed') ? 0 : undefined],
     ['strict_dates', input.strict_dates ? 1 : undefined],
+    ['modified_after', bound(input.modified_after)],
+    ['modified_before', bound(input.modified_before)],
+    ['orderby', input.orderby],
+    ['order', input.orderby !== undefined ? input.order : undefined],
+    ['expand', input.expand ? undefined : 0],
+    ['context', input.context === 'edit' ? 'edit' : undefined],
   ];
+}
+
+/** What `context=edit` adds to an event (API.md §18): its password and its text in every language. */
+async function editFields(state: EventsModule['state'], id: number) {
+  const password = await service.eventPassword(state, id);
+  const translations = await postTranslations(state.db, id, {
+    title: 'title',
+    description: 'description',
+    excerpt: 'excerpt',
+  });
+  return { password, ...translations };
+}
+
+/** A page of events as `context=edit` shows them: unblanked, with the edit fields (rendered one by one: editors' lists are rare). */
+async function editableEvents(events: EventsModule, ctx: RequestContext, ids: number[]): Promise<Buffer[][]> {
+  const { state } = events;
+  const bundles = await service.loadBundles(state, ctx, await service.findEventRows(state, ctx, ids));
+  const items: Buffer[][] = [];
+  for (const bundle of bundles) {
+    const event = presentEvent(state.config, ctx, bundle, { jsonLd: false, blanked: false });
+    items.push([Buffer.from(JSON.stringify({ ...event, ...(await editFields(state, bundle.row.id)) }))]);
+  }
+  return items;
 }
 
 export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistry, events: EventsModule): void {
   const tags = ['events'];
   const { state } = events;
+  /** Sets a single read's ETag and Last-Modified (API.md §21); true when it answered 304. */
+  const notModified = async (
+    ctx: RequestContext,
+    raw: FastifyRequest,
+    reply: FastifyReply,
+    id: number,
+    variant: Variant,
+  ) => {
+    const validator = await cachedValidator(state.validators, ctx, `${id}|${variant}|${viewerKey(ctx.caller)}`, () =>
+      eventValidator(state.db, state.config, ctx.caller, id, variant),
+    );
+    return validator !== undefined && answeredNotModified(raw, reply, validator);
+  };
+  /** A write response's validators, read before its body so that they never name a newer state. */
+  const validatorHeaders = async (ctx: RequestContext, reply: FastifyReply, id: number) => {
+    const validator = await eventValidator(state.db, state.config, ctx.caller, id, 'view');
+    if (validator) setValidatorHeaders(reply, validator);
+  };
 
   registerRoute(app, registry, {
     methods: ['GET'],
@@ -83,10 +134,42 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
     responses: { 200: eventListSchema, ...errorResponses(400, 404) },
     handler: async ({ ctx, args, given }, reply) => {
       const input = args;
+      // context=edit (API.md §18): only for callers who may edit every event it can list.
+      if (input.context === 'edit') requireEditContext(callerCan(ctx.caller, 'edit_others_posts'), ctx.caller !== null);
       const page = await listEventPage(events, ctx, input);
       const pages = totalPages(page.total, input.per_page);
       const links = pageLinks(
         (q) => ctx.urls.rest('events/', q),
+        listQuery(ctx, input, given, page.bounds),
+        input.page,
+        input.page < pages,
+        input.page > 1,
+        true,
+      );
+      setListHeaders(reply, page.total, pages, links);
+      const rendered =
+        input.context === 'edit'
+          ? await editableEvents(events, ctx, page.ids)
+          : await events.rendering.render(ctx, page.ids, { jsonLd: false, password: input.password });
+      return sendList(reply, 'events', rendered, links, page.total, pages);
+    },
+  });
+
+  registerRoute(app, registry, {
+    methods: ['GET'],
+    path: '/events/{id}/occurrences',
+    operationId: 'listEventOccurrences',
+    args: eventListArgs,
+    summary: "List a recurring series' occurrences (no default date window)",
+    tags,
+    responses: { 200: eventListSchema, ...errorResponses(400, 403, 404) },
+    handler: async ({ ctx, args, given, params }, reply) => {
+      const input = args;
+      const seriesId = await service.readableSeries(state, ctx, Number(params.id), input.password);
+      const page = await listOccurrencePage(events, ctx, seriesId, input);
+      const pages = totalPages(page.total, input.per_page);
+      const links = pageLinks(
+        (q) => ctx.urls.rest(`events/${seriesId}/occurrences`, q),
         listQuery(ctx, input, given, page.bounds),
         input.page,
         input.page < pages,
@@ -111,6 +194,7 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
     handler: async ({ ctx, args }, reply) => {
       const id = await service.createEvent(state, ctx, args);
       reply.code(201);
+      await validatorHeaders(ctx, reply, id);
       return presentEvent(state.config, ctx, await service.loadEvent(state, ctx, id), {
         jsonLd: false,
         blanked: false,
@@ -118,9 +202,30 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
     },
   });
 
-  for (const path of ['/events/{id}', '/events/by-slug/{slug}']) {
-    const by = path.includes('{id}') ? 'id' : 'slug';
-    const By = by === 'id' ? 'ById' : 'BySlug';
+  // An occurrence by its series' slug and date is the same item as by its id (API.md §20).
+  const refFor = async (params: { id?: number; slug?: string; date?: string; n?: number }) =>
+    params.slug !== undefined && params.date !== undefined
+      ? { id: await service.occurrenceIdBySlug(state, params.slug, params.date, params.n) }
+      : refOf(params);
+  for (const path of [
+    '/events/{id}',
+    '/events/by-slug/{slug}',
+    '/events/by-slug/{slug}/{date}',
+    '/events/by-slug/{slug}/{date}/{n}',
+  ]) {
+    const by = path.includes('{id}')
+      ? 'id'
+      : path.includes('{n}')
+        ? 'slug, date and rank'
+        : path.includes('{date}')
+          ? 'slug and date'
+          : 'slug';
+    const By = {
+      id: 'ById',
+      slug: 'BySlug',
+      'slug and date': 'OccurrenceByDate',
+      'slug, date and rank': 'OccurrenceByDateAndRank',
+    }[by];
     registerRoute(app, registry, {
       methods: ['GET'],
       path,
@@ -129,9 +234,10 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
       summary: `Read an event by ${by}`,
       tags,
       responses: { 200: EventRef, ...errorResponses(400, 403, 404) },
-      handler: async ({ ctx, args, params }, reply) => {
+      handler: async ({ ctx, args, params, raw }, reply) => {
         if (args.context !== 'edit') {
-          const { id, row } = await service.checkReadable(state, ctx, refOf(params), args.password);
+          const { id, row } = await service.checkReadable(state, ctx, await refFor(params), args.password);
+          if (await notModified(ctx, raw, reply, id, 'view')) return reply;
           const [[json]] = await events.rendering.render(
             ctx,
             [id],
@@ -140,17 +246,13 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
           );
           return reply.type('application/json; charset=utf-8').send(json);
         }
-        const bundle = await service.readEvent(state, ctx, refOf(params), args.password);
+        const bundle = await service.readEvent(state, ctx, await refFor(params), args.password);
         const event = presentEvent(state.config, ctx, bundle, { jsonLd: true, blanked: false });
         requireEditContext(canEditPost(ctx.caller, bundle.row), ctx.caller !== null);
-        return {
-          ...event,
-          ...(await postTranslations(state.db, bundle.row.id, {
-            title: 'title',
-            description: 'description',
-            excerpt: 'excerpt',
-          })),
-        };
+        if (await notModified(ctx, raw, reply, bundle.row.id, 'edit')) return reply;
+        const { password, ...translations } = await editFields(state, bundle.row.id);
+        const { json_ld: jsonLd, ...head } = event;
+        return { ...head, password, json_ld: jsonLd, ...translations };
       },
     });
     registerRoute(app, registry, {
@@ -162,8 +264,9 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
       tags,
       secured: true,
       responses: { 200: EventRef, ...errorResponses(400, 401, 403, 404) },
-      handler: async ({ ctx, args, params }) => {
-        const id = await service.updateEvent(state, ctx, refOf(params), args);
+      handler: async ({ ctx, args, params }, reply) => {
+        const id = await service.updateEvent(state, ctx, await refFor(params), args);
+        await validatorHeaders(ctx, reply, id);
         return presentEvent(state.config, ctx, await service.loadEvent(state, ctx, id), {
           jsonLd: false,
           blanked: false,
@@ -179,11 +282,12 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
       tags,
       secured: true,
       responses: { 200: EventRef, ...errorResponses(401, 403, 404, 410) },
-      handler: async ({ ctx, args, params }) =>
-        presentEvent(state.config, ctx, await service.deleteEvent(state, ctx, refOf(params), args.force), {
-          jsonLd: false,
-          blanked: false,
-        }),
+      handler: async ({ ctx, args, params }, reply) => {
+        const bundle = await service.deleteEvent(state, ctx, await refFor(params), args.force);
+        // A trashed event still has validators; one deleted for good has none.
+        if (!args.force) await validatorHeaders(ctx, reply, bundle.row.id);
+        return presentEvent(state.config, ctx, bundle, { jsonLd: false, blanked: false });
+      },
     });
   }
 }

@@ -82,6 +82,16 @@ export const EventSchema = Type.Object(
     custom_fields: EmptyArray,
     ical_uid: Type.String({ description: 'The iCalendar UID: stable, the same in every language (read-only)' }),
     ical_url: Type.String({ format: 'uri', description: 'The event as an iCalendar file' }),
+    is_recurring: Type.Boolean({ description: 'Whether the event is a recurring series or one of its occurrences' }),
+    series_id: Type.Union([Type.Integer(), Type.Null()], { description: "An occurrence's series id" }),
+    recurrence_id: Type.Union([Type.String(), Type.Null()], {
+      description: "An occurrence's original start: UTC 20270105T180000Z, or YYYYMMDD for all-day series",
+    }),
+    recurrence: Type.Array(Type.String(), { description: "A series' RRULE, RDATE and EXDATE lines" }),
+    occurrences_url: Type.Union([Type.String({ format: 'uri' }), Type.Null()], {
+      description: "The REST URL of a series' occurrences",
+    }),
+    password: Type.Optional(Type.String({ description: 'context=edit only: the event password (empty: none)' })),
     json_ld: Type.Optional(JsonLdSchema),
     ...TranslationsSchema,
   },
@@ -134,6 +144,24 @@ const costArg: ArgSpec<ReturnType<typeof parseCostInput> & object, false> = {
   },
 };
 
+/**
+ * `recurrence` (API.md §20.1): lines as an array, repeated `recurrence[]=`, or one string with one
+ * line per row (never split on commas: EXDATE values are comma-separated). Empty means none.
+ */
+const recurrenceArg: ArgSpec<string[], false> = {
+  schema: Type.Array(Type.String(), {
+    description: 'RRULE, RDATE and EXDATE lines (RFC 5545); null, [] or "" removes the recurrence',
+  }),
+  required: false,
+  always: false,
+  parse: (raw) => {
+    if (raw === null || raw === '') return ok([]);
+    const items = typeof raw === 'string' ? raw.split(/\r?\n/) : Array.isArray(raw) ? raw : undefined;
+    if (!items || items.some((line) => typeof line !== 'string')) return fail('invalid_parameter');
+    return ok((items as string[]).map((line) => line.trim()).filter((line) => line !== ''));
+  },
+};
+
 function eventWriteArgs() {
   return {
     author: authorArg,
@@ -175,6 +203,7 @@ function eventWriteArgs() {
       (raw) => raw === null || isScalar(raw) || isObject(raw) || Array.isArray(raw),
     ),
     password: arg.text({ description: 'The event password (empty: none)' }),
+    recurrence: recurrenceArg,
     post_parent: refine(arg.integer({ description: 'The parent event id (0: none)' }), (value) =>
       value >= 0 ? ok(value) : fail('invalid_parameter'),
     ),
@@ -188,7 +217,12 @@ export const eventCreateArgs = {
   start_date: required(writeArgs.start_date),
   end_date: required(writeArgs.end_date),
 };
-export const eventUpdateArgs = writeArgs;
+export const eventUpdateArgs = {
+  ...writeArgs,
+  scope: arg.enumOf(['this', 'following', 'all'], {
+    description: 'On an occurrence: edit this one (default), this and the following ones, or the whole series',
+  }),
+};
 
 export const eventReadArgs = {
   password: arg.string({ description: 'The event password, to read a protected event' }),
@@ -242,5 +276,25 @@ export const eventListArgs = {
   include: arg.idList({ description: 'Only these event ids, in this order; date filters are ignored' }),
   post_parent: arg.positiveInt({ description: 'Events whose parent is this event' }),
   ticketed: ticketedArg,
+  expand: withDefault(
+    arg.boolean({
+      description:
+        'true: occurrences of recurring series are listed one by one (never the series); false: each series once, at its first matching occurrence',
+    }),
+    () => true,
+    true,
+  ),
   password: arg.string({ description: 'Unlocks the protected fields of events with this password' }),
+  modified_after: arg.date({ description: 'Events last modified at or after this instant (no day rounding)' }),
+  modified_before: arg.date({ description: 'Events last modified before this instant (no day rounding)' }),
+  orderby: arg.lenientChoice(['start', 'modified'], {
+    description: 'Order by start (default) or by last modification, then id; other values are ignored',
+  }),
+  order: arg.lenientChoice(['asc', 'desc'], {
+    description: 'Ascending (default) or descending, with a recognised orderby; other values are ignored',
+  }),
+  context: arg.enumOf(['view', 'edit'] as const, {
+    description:
+      'edit (editors and administrators): list events hidden from listings too, each with its password and translations',
+  }),
 };

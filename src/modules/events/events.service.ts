@@ -1,4 +1,6 @@
-import type { DateTime } from 'luxon';
+import { NO_CONDITIONS, requireCurrent, type WriteConditions } from '../../http/conditional.js';
+import { eventValidator } from '../sync/validators.js';
+import { DateTime } from 'luxon';
 import { callerCan } from '../../auth/caller.js';
 import type { ChangeSet } from '../../changes/change-set.js';
 import { dialectOfExecutor } from '../../db/dialect.js';
@@ -10,6 +12,10 @@ import { dateProblem, parseDateInput } from '../../domain/dates.js';
 import { sanitizeHtml } from '../../domain/html.js';
 import { toSlug } from '../../domain/slugs.js';
 import { zoneOf } from '../../domain/timezones.js';
+import { originalStartOf, recurrenceIdDate } from '../../domain/recurrence/ids.js';
+import { expandSeries } from '../../domain/recurrence/expand.js';
+import { parseRecurrence, RecurrenceProblem, splitLines } from '../../domain/recurrence/lines.js';
+import { materialise } from './series/series.materialise.js';
 import { ORGANIZER_KIND, VENUE_KIND } from '../linked/linked.kind.js';
 import * as linkedRepo from '../linked/linked.repository.js';
 import { languages, linkedRowsById } from '../linked/linked.service.js';
@@ -36,6 +42,15 @@ import { countDeltas } from './term-counts.js';
 import type { eventCreateArgs, eventUpdateArgs } from './events.schemas.js';
 import type { EventsState } from './events.state.js';
 import { newIcalUid, withSequence } from '../ical/ical.identity.js';
+import * as seriesRepo from './series/series.repository.js';
+import { SERIES_ROW, userHidden } from './series/series.repository.js';
+import {
+  checkRecurrence,
+  horizonOf,
+  refuseSeriesFields,
+  syncSeries,
+  syncSeriesRemoved,
+} from './series/series.service.js';
 
 export type EventRef = PostRef;
 
@@ -81,6 +96,16 @@ export async function loadBundles(
       tags: eventTerms.filter((t) => t.taxonomy === TAGS.key),
     };
   });
+}
+
+/** Events' full rows in the order of `ids`, in the request's languages. */
+export async function findEventRows(state: EventsState, ctx: RequestContext, ids: readonly number[]) {
+  return repo.findEvents(state.db, ids, languages(state, ctx));
+}
+
+/** An event's password (empty: none), for `context=edit` (API.md §18). */
+export async function eventPassword(state: EventsState, id: number): Promise<string> {
+  return (await posts.findPostBase(state.db, id))?.password ?? '';
 }
 
 /**
@@ -376,6 +401,7 @@ export async function insertEventIn(
   attempt: number,
 ): Promise<number> {
   const { input, times, rel, status } = plan;
+  const recurrence = input.recurrence && input.recurrence.length > 0 ? input.recurrence : undefined;
   const now = seconds(ctx.now);
   const baseSlug =
     input.slug === undefined && (status === 'draft' || status === 'pending') ? '' : toSlug(input.slug ?? input.title);
@@ -409,7 +435,7 @@ export async function insertEventIn(
       website: input.website || null,
       show_map: flag(input.show_map) ?? 0,
       show_map_link: flag(input.show_map_link) ?? 0,
-      hide_from_listings: flag(input.hide_from_listings) ?? 0,
+      hide_from_listings: (flag(input.hide_from_listings) ?? 0) | (recurrence ? SERIES_ROW : 0),
       sticky: flag(input.sticky) ?? 0,
       featured: flag(input.featured) ?? 0,
       venue_id: null,
@@ -418,9 +444,17 @@ export async function insertEventIn(
       ical_uid: plan.ical?.uid ?? newIcalUid(state.config),
       ical_sequence: plan.ical?.sequence ?? 0,
       created_at: now,
+      recurrence: recurrence ? JSON.stringify(recurrence) : null,
+      materialised_until: null,
+      excluded: null,
+      series_id: null,
+      recurrence_id: null,
+      overrides: null,
     });
+    changes.created('event', id);
     await writeRelations(state, ctx, trx, id, rel);
     await repo.refreshSearchDocument(trx, id);
+    if (recurrence) await syncSeries(state.config, ctx.now, trx, changes, id);
     return { id };
   });
   return id;
@@ -434,6 +468,8 @@ export function timesOfCreate(state: EventsState, ctx: RequestContext, input: Ev
 /** POST /events (API.md §13): 201 with the event; status scaled by role; one transaction. */
 export async function createEvent(state: EventsState, ctx: RequestContext, input: EventCreateInput): Promise<number> {
   const times = computeTimes(state, ctx, input, undefined);
+  const recurrence = input.recurrence && input.recurrence.length > 0 ? input.recurrence : undefined;
+  if (recurrence) checkRecurrence(state.config, ctx.now, recurrence, times);
   const rel = await validateWrite(state, ctx, input, undefined);
   if (!callerCan(ctx.caller, 'create_posts')) throw forbidden(ctx.caller !== null);
   requireAuthorChange(ctx, input.author);
@@ -445,6 +481,140 @@ export async function createEvent(state: EventsState, ctx: RequestContext, input
       insertEventIn(state, ctx, trx, changes, { input, times, rel, status, publishedAt }, attempt),
     ),
   );
+}
+
+/**
+ * `scope=all` sent to an occurrence (API.md §20.3): its `start_date`/`end_date` move the series'
+ * DTSTART/DTEND by their wall-clock difference from the occurrence's original start and end, so
+ * moving one weekly session to 20:00 moves every session to 20:00 and none disappears.
+ */
+async function shiftedToSeries(
+  state: EventsState,
+  ctx: RequestContext,
+  occurrenceId: number,
+  seriesId: number,
+  input: EventWriteInput,
+): Promise<EventWriteInput> {
+  if (input.start_date === undefined && input.end_date === undefined) return input;
+  const series = await repo.eventTimes(state.db, seriesId);
+  const place = await seriesRepo.seriesColumns(state.db, occurrenceId);
+  if (!series || !place?.recurrence_id) return input;
+  const zone = zoneOf(series.timezone);
+  const originalStart = originalStartOf(place.recurrence_id, zone);
+  const originalEnd = originalStart.plus({ seconds: series.end_utc - series.start_utc });
+  // Wall-clock differences: the series keeps its local times across DST changes.
+  const wall = (dt: DateTime) => dt.setZone(zone).setZone('UTC', { keepLocalTime: true });
+  const shift = (raw: string | number | undefined, original: DateTime, stored: number, name: string) => {
+    if (raw === undefined) return undefined;
+    const moved = wall(parseBound(ctx, raw, series.timezone, name)).diff(wall(original));
+    return wall(localTime(stored, series.timezone)).plus(moved).toFormat('yyyy-MM-dd HH:mm:ss');
+  };
+  return {
+    ...input,
+    start_date: shift(input.start_date, originalStart, series.start_utc, 'start_date'),
+    end_date: shift(input.end_date, originalEnd, series.end_utc, 'end_date'),
+  };
+}
+
+/**
+ * `scope=following` (API.md §20.3): the series splits at this occurrence. The old series keeps its
+ * id and ends with UNTIL just before this original start (replacing COUNT); a new series (new id,
+ * UID and slug) copies it, starting at this occurrence (`start_date`/`end_date` move it) with the
+ * body's `recurrence`, else the old rule with the COUNT that remains. This and later occurrences
+ * move to it with their ids and overrides. The split is one transaction; the body's other fields
+ * are then written to the new series as an update (checked before the split). On the first
+ * occurrence, `following` is `all`. Returns the new series' id.
+ */
+async function splitSeries(
+  state: EventsState,
+  ctx: RequestContext,
+  occurrenceId: number,
+  seriesId: number,
+  recurrenceId: string,
+  input: EventWriteInput,
+): Promise<number> {
+  const series = requireEvent(await posts.findPostBase(state.db, seriesId), seriesId);
+  const stored = await repo.eventTimes(state.db, seriesId);
+  const place = await seriesRepo.seriesColumns(state.db, seriesId);
+  const earlier = (await seriesRepo.occurrencesOf(state.db, seriesId)).some((o) => o.recurrence_id < recurrenceId);
+  if (!stored || !place?.recurrence || !earlier)
+    return updateEvent(state, ctx, { id: occurrenceId }, { ...input, scope: 'all' });
+  const allDay = stored.all_day === 1;
+  const originalStart = originalStartOf(recurrenceId, zoneOf(stored.timezone));
+  const split = Math.floor(originalStart.toSeconds());
+  const times = computeTimes(state, ctx, input, {
+    start_utc: split,
+    end_utc: split + stored.end_utc - stored.start_utc,
+    timezone: stored.timezone,
+    all_day: allDay,
+  });
+  const lines = JSON.parse(place.recurrence) as string[];
+  const until = allDay
+    ? originalStart.minus({ days: 1 }).toFormat('yyyyLLdd')
+    : DateTime.fromSeconds(split - 1, { zone: 'utc' }).toFormat("yyyyLLdd'T'HHmmss'Z'");
+  const { before, after } = splitPlan(lines, { ...stored, all_day: allDay }, split, until);
+  const newLines = input.recurrence && input.recurrence.length > 0 ? input.recurrence : after;
+  checkRecurrence(state.config, ctx.now, newLines, times);
+  const { scope: _scope, start_date: _s, end_date: _e, recurrence: _r, all_day: _a, ...rest } = input;
+  await validateWrite(state, ctx, rest, undefined);
+  if (!canEditPost(ctx.caller, series)) throw forbidden(ctx.caller !== null);
+  requireAuthorChange(ctx, input.author);
+  const now = seconds(ctx.now);
+  const id = await withSlugRetry((attempt) =>
+    ctx.write(async (trx, changes) => {
+      const current = requireEvent(await posts.lockPostBase(trx, seriesId), seriesId);
+      if (!canEditPost(ctx.caller, current)) throw forbidden(ctx.caller !== null);
+      const slug = await uniqueSlug(trx, 'event', toSlug(input.slug ?? current.slug), undefined, attempt);
+      const newId = await seriesRepo.insertSeriesCopy(trx, seriesId, {
+        slug: current.slug === '' && input.slug === undefined ? '' : slug,
+        start_utc: times.start_utc,
+        end_utc: times.end_utc,
+        ...sortKeys(times.start_utc, times.end_utc, times.timezone, times.all_day, state.config.siteTimezone),
+        recurrence: JSON.stringify(newLines),
+        ical_uid: newIcalUid(state.config),
+        created_at: now,
+      });
+      await seriesRepo.setRecurrence(trx, seriesId, before);
+      const moved = await seriesRepo.moveOccurrences(trx, seriesId, recurrenceId, newId);
+      await materialise(trx, seriesId, horizonOf(state.config, ctx.now), changes, { sharedChanged: false });
+      await syncSeries(state.config, ctx.now, trx, changes, newId);
+      // The new series counts as one more event for its terms (API.md §12).
+      const deltas = countDeltas({ published: false, termIds: [] }, await repo.countState(trx, newId, false));
+      await termsRepo.adjustTermCounts(trx, deltas);
+      recordChange(changes, newId, deltas);
+      changes.add('event', seriesId, ...moved);
+      return newId;
+    }),
+  );
+  if (Object.values(rest).some((value) => value !== undefined)) await updateEvent(state, ctx, { id }, rest);
+  return id;
+}
+
+/** The old and new series' lines of a split, as 400s on `recurrence` when the series cannot be split. */
+function splitPlan(
+  lines: readonly string[],
+  times: { start_utc: number; end_utc: number; timezone: string; all_day: boolean },
+  split: number,
+  until: string,
+): { before: string[]; after: string[] } {
+  try {
+    const set = parseRecurrence(lines, times.all_day);
+    // COUNT counts from the series' start: the new series gets what the old one has not used.
+    const used =
+      set.count === undefined ? 0 : expandSeries({ ...set, rdates: [], exdates: [] }, times, split - 1).length;
+    return splitLines(lines, times.all_day, until, set.count === undefined ? undefined : Math.max(1, set.count - used));
+  } catch (error) {
+    if (error instanceof RecurrenceProblem)
+      throw invalidParam('scope', { message: 'recurrence_line', vars: { line: error.line, reason: error.reason } });
+    throw error;
+  }
+}
+
+/** The fields an occurrence's update sets for it alone (its overrides, API.md §20.3). */
+function overriddenFields(input: EventWriteInput): string[] {
+  return Object.entries(input)
+    .filter(([name, value]) => value !== undefined && name !== 'scope' && name !== 'status')
+    .map(([name]) => name);
 }
 
 function touchesTimes(input: EventWriteInput): boolean {
@@ -480,15 +650,35 @@ export async function updateEvent(
   state: EventsState,
   ctx: RequestContext,
   ref: EventRef,
-  input: EventWriteInput,
+  sent: EventWriteInput,
 ): Promise<number> {
-  const post = await resolveEvent(state, ref);
-  await timesAfter(state, ctx, state.db, post.id, input);
+  let input = sent;
+  let post = await resolveEvent(state, ref);
+  let place = await seriesRepo.seriesColumns(state.db, post.id);
+  // An occurrence (API.md §20.3): `all` edits its series; `this` (default) makes it an override.
+  if (place?.series_id != null && place.recurrence_id !== null && input.scope === 'following')
+    return splitSeries(state, ctx, post.id, place.series_id, place.recurrence_id, input);
+  if (place?.series_id != null && input.scope === 'all') {
+    input = await shiftedToSeries(state, ctx, post.id, place.series_id, input);
+    post = requireEvent(await posts.findPostBase(state.db, place.series_id), place.series_id);
+    place = await seriesRepo.seriesColumns(state.db, post.id);
+  }
+  const occurrence = place?.series_id != null;
+  if (occurrence) refuseSeriesFields(input);
+  const newTimes = await timesAfter(state, ctx, state.db, post.id, input);
+  const lines = occurrence
+    ? []
+    : (input.recurrence ?? (place?.recurrence ? (JSON.parse(place.recurrence) as string[]) : []));
+  if (lines.length > 0 && (input.recurrence !== undefined || newTimes)) {
+    const stored = await repo.eventTimes(state.db, post.id);
+    const times = newTimes ?? (stored && { ...stored, all_day: stored.all_day === 1 });
+    if (times) checkRecurrence(state.config, ctx.now, lines, times);
+  }
   const rel = await validateWrite(state, ctx, input, post.id);
   if (!canEditPost(ctx.caller, post)) throw forbidden(ctx.caller !== null);
   requireAuthorChange(ctx, input.author);
   await withSlugRetry((attempt) =>
-    ctx.write((trx, changes) => updateEventIn(state, ctx, trx, changes, post.id, input, rel, attempt)),
+    ctx.write((trx, changes) => updateEventIn(state, ctx, trx, changes, post.id, input, rel, attempt, ctx.conditions)),
   );
   return post.id;
 }
@@ -507,9 +697,21 @@ export async function updateEventIn(
   input: EventWriteInput,
   rel: Relations,
   attempt: number,
+  conditions: WriteConditions = NO_CONDITIONS,
 ): Promise<void> {
   const current = requireEvent(await posts.lockPostBase(trx, id), id);
   if (!canEditPost(ctx.caller, current)) throw forbidden(ctx.caller !== null);
+  // `If-Match` of an item route (API.md §21), checked on the event as locked.
+  await requireCurrent(conditions, () => eventValidator(trx, state.config, ctx.caller, id, 'view'));
+  changeSet.updated('event', id, current);
+  // Its place in a series (API.md §20), as locked: a series' occurrences follow it below.
+  const place = await seriesRepo.seriesColumns(trx, id);
+  const occurrence = place?.series_id != null;
+  const wasSeries = place?.recurrence != null;
+  const lines = occurrence
+    ? []
+    : (input.recurrence ?? (place?.recurrence ? (JSON.parse(place.recurrence) as string[]) : []));
+  const isSeries = lines.length > 0;
   const times = await timesAfter(state, ctx, trx, id, input);
   const { changes, status, translated, inOriginal } = planPostUpdate(ctx, current, input);
   if (input.password !== undefined) changes.password = input.password;
@@ -530,6 +732,13 @@ export async function updateEventIn(
   for (const name of ['show_map', 'show_map_link', 'hide_from_listings', 'sticky', 'featured'] as const) {
     if (input[name] !== undefined) columns[name] = input[name] ? 1 : 0;
   }
+  if (input.recurrence !== undefined && !occurrence) {
+    columns.recurrence = isSeries ? JSON.stringify(lines) : null;
+    if (!isSeries) columns.excluded = null;
+  }
+  if (isSeries || wasSeries)
+    columns.hide_from_listings =
+      ((input.hide_from_listings ?? userHidden(place?.hide_from_listings ?? 0)) ? 1 : 0) | (isSeries ? SERIES_ROW : 0);
   await withCounts(trx, changeSet, id, async () => {
     const slug = await nextSlug(trx, current, status, { slug: input.slug, name: input.title }, attempt);
     if (slug !== current.slug) changes.slug = slug;
@@ -539,6 +748,13 @@ export async function updateEventIn(
     await repo.updateEventColumns(trx, id, columns);
     await writeRelations(state, ctx, trx, id, rel);
     if (Object.keys(translated).length > 0 || input.password !== undefined) await repo.refreshSearchDocument(trx, id);
+    if (isSeries || wasSeries) await syncSeries(state.config, ctx.now, trx, changeSet, id);
+    if (occurrence) {
+      await seriesRepo.addOverrides(trx, id, overriddenFields(input));
+      // Trashed or restored on its own (API.md §20.3): restoring it makes it follow its series again.
+      if (input.status === 'trash') await seriesRepo.addOverrides(trx, id, ['trash']);
+      else if (input.status !== undefined) await seriesRepo.removeOverride(trx, id, 'trash');
+    }
     return { id };
   });
 }
@@ -554,11 +770,18 @@ export async function deleteEvent(
   if (!canEditPost(ctx.caller, post) || (force && !callerCan(ctx.caller, 'delete_permanently')))
     throw forbidden(ctx.caller !== null);
   if (!force && post.status === 'trash') throw new ApiError('event-is-in-trash');
+  const place = await seriesRepo.seriesColumns(state.db, post.id);
   if (force) {
     const last = await loadEvent(state, ctx, post.id);
     await ctx.write(async (trx, changes) => {
+      await requireCurrent(ctx.conditions, () => eventValidator(trx, state.config, ctx.caller, post.id, 'view'));
       const before = await repo.countState(trx, post.id, dialectOfExecutor(trx) === 'postgres');
+      // A series goes with its occurrences; a deleted occurrence stays excluded from its series (API.md §20.3).
+      if (place?.recurrence != null) await syncSeriesRemoved(trx, changes, post.id);
+      if (place?.series_id != null && place.recurrence_id !== null)
+        await seriesRepo.excludeFromSeries(trx, place.series_id, place.recurrence_id);
       await posts.deletePost(trx, post.id);
+      changes.deleted('event', post.id, post);
       const deltas = countDeltas(before, { published: false, termIds: [] });
       await termsRepo.adjustTermCounts(trx, deltas);
       recordChange(changes, post.id, deltas);
@@ -569,6 +792,8 @@ export async function deleteEvent(
     // Of two concurrent deletes, the second finds the event trashed (410); a concurrent rename is kept.
     const current = requireEvent(await posts.lockPostBase(trx, post.id), post.id);
     if (current.status === 'trash') throw new ApiError('event-is-in-trash');
+    await requireCurrent(ctx.conditions, () => eventValidator(trx, state.config, ctx.caller, post.id, 'view'));
+    changes.updated('event', post.id, current);
     return withCounts(trx, changes, post.id, async () => {
       await posts.updatePost(trx, post.id, {
         status: 'trash',
@@ -576,8 +801,43 @@ export async function deleteEvent(
         modified_at: seconds(ctx.now),
       });
       await repo.updateEventColumns(trx, post.id, { status: 'trash' });
+      if (place?.recurrence != null) await syncSeries(state.config, ctx.now, trx, changes, post.id);
+      if (place?.series_id != null) await seriesRepo.addOverrides(trx, post.id, ['trash']);
       return { id: post.id };
     });
   });
   return loadEvent(state, ctx, post.id);
+}
+
+/** The series of GET /events/{id}/occurrences: the §14 checks, then 400 when it is not a series (API.md §20.2). */
+export async function readableSeries(
+  state: EventsState,
+  ctx: RequestContext,
+  id: number,
+  password: string | undefined,
+): Promise<number> {
+  await checkReadable(state, ctx, { id }, password);
+  const place = await seriesRepo.seriesColumns(state.db, id);
+  if (place?.recurrence == null) throw invalidParam('id', { message: 'not_a_series' });
+  return id;
+}
+
+/**
+ * The id of an occurrence addressed by its series' slug, the local date of its original start and
+ * its rank on that date (`/events/by-slug/{slug}/{YYYY-MM-DD}[/{n}]`, API.md §20.2); 404 otherwise.
+ */
+export async function occurrenceIdBySlug(
+  state: EventsState,
+  slug: string,
+  date: string,
+  n: number | undefined,
+): Promise<number> {
+  const seriesId = await posts.findPostIdBySlug(state.db, 'event', slug);
+  const occurrences = seriesId === undefined ? [] : await seriesRepo.occurrencesOf(state.db, seriesId);
+  const onDate = occurrences
+    .filter((o) => recurrenceIdDate(o.recurrence_id, o.timezone) === date)
+    .sort((a, b) => (a.recurrence_id < b.recurrence_id ? -1 : 1));
+  const occurrence = onDate[(n ?? 1) - 1];
+  if (!occurrence) throw slugNotFound(`${slug}/${date}${n !== undefined ? `/${n}` : ''}`);
+  return occurrence.id;
 }

@@ -1,3 +1,4 @@
+import type { Validator } from '../../http/conditional.js';
 import type { VersionedCache } from '../../cache/lru.js';
 import type { CacheMaker } from '../../cache/maker.js';
 import type { Config } from '../../config.js';
@@ -22,6 +23,8 @@ export interface EventsState {
   readonly slugIds: VersionedCache<number>;
   /** Term filters of lists resolved to ids (a category brings its descendants). */
   readonly termFilters: VersionedCache<number[]>;
+  /** ETags and last changes of single reads, by id, variant and reader (API.md §21). */
+  readonly validators: VersionedCache<Validator>;
 }
 
 export function createEventsState(deps: {
@@ -40,5 +43,6 @@ export function createEventsState(deps: {
     postBases: keep<PostBase>(20_000, 20_000),
     slugIds: keep<number>(20_000, 20_000),
     termFilters: keep<number[]>(1_000, 500_000, (ids) => ids.length),
+    validators: keep<Validator>(20_000, 20_000),
   };
 }

@@ -3,9 +3,9 @@ import { DateTime } from 'luxon';
 import type { Config } from '../../config.js';
 import { autoParagraph } from '../../domain/html.js';
 import { zoneOf } from '../../domain/timezones.js';
+import { originalStartOf } from '../../domain/recurrence/ids.js';
 import type { RequestContext } from '../../http/context.js';
-import type { EventBundle } from '../events/events.present.js';
-import { postPageUrl } from '../linked/linked.present.js';
+import { eventPageUrl, type EventBundle } from '../events/events.present.js';
 import type { LinkedRow } from '../linked/linked.repository.js';
 import { foldLines } from './ical.fold.js';
 import { tzidOf, vtimezone } from './ical.timezones.js';
@@ -78,21 +78,73 @@ const localDay = (seconds: number, timezone: string) =>
     .setZone('utc', { keepLocalTime: true })
     .startOf('day');
 
-function eventData(ctx: RequestContext, bundle: EventBundle): ICalEventData {
+/** A series' exceptions in a file (API.md §19.1): EXDATEs (recurrence ids) and overrides (own VEVENTs). */
+export interface SeriesExport {
+  exdates: readonly string[];
+  overrides: readonly EventBundle[];
+}
+
+/**
+ * RECURRENCE-ID or EXDATE of an original start, in DTSTART's form (API.md §19.1): a local time with
+ * the series' TZID, UTC with `Z`, or a DATE for all-day series.
+ */
+function originalStartLine(name: string, recurrenceId: string, row: EventBundle['row']): string {
+  if (row.all_day === 1) return `${name};VALUE=DATE:${recurrenceId.slice(0, 8)}`;
+  if (row.timezone === 'UTC') return `${name}:${recurrenceId}`;
+  const local = originalStartOf(recurrenceId, zoneOf(row.timezone)).toFormat("yyyyMMdd'T'HHmmss");
+  return `${name};TZID=${tzidOf(row.timezone)}:${local}`;
+}
+
+/**
+ * The recurrence lines of a VEVENT: a series' own lines and its EXDATEs, or an override's
+ * RECURRENCE-ID. They are added to ical-generator's output (which is folded afterwards): its own
+ * RRULE support prefixes `RRULE:` to any single line and writes an all-day RECURRENCE-ID as a time.
+ */
+function recurrenceLines(
+  row: EventBundle['row'],
+  recurrence: { series?: SeriesExport; overrideOf?: EventBundle['row'] },
+): string[] {
+  if (recurrence.overrideOf && row.recurrence_id !== null)
+    return [originalStartLine('RECURRENCE-ID', row.recurrence_id, recurrence.overrideOf)];
+  if (row.recurrence === null) return [];
+  const exdates = [...(recurrence.series?.exdates ?? [])].map((id) => originalStartLine('EXDATE', id, row));
+  return [...(JSON.parse(row.recurrence) as string[]), ...exdates];
+}
+
+const VEVENT_END = 'END:VEVENT\r\n';
+
+/** A VEVENT as ical-generator writes it, with the recurrence lines before its end. */
+function veventText(vevent: string, lines: readonly string[]): string {
+  if (lines.length === 0) return vevent;
+  if (!vevent.endsWith(VEVENT_END)) throw new Error('ical-generator: unexpected end of VEVENT');
+  return `${vevent.slice(0, -VEVENT_END.length)}${lines.map((line) => `${line}\r\n`).join('')}${VEVENT_END}`;
+}
+
+/** The UID of an event's VEVENT: an occurrence alone has `{recurrence_id}-{series UID}` (API.md §19.1). */
+function uidOf(row: EventBundle['row'], asOverride: boolean): string {
+  // Every event has a UID once the service has started (ical/ical.maintenance.ts).
+  if (row.series_ical_uid === null) return row.ical_uid ?? '';
+  return asOverride ? row.series_ical_uid : `${row.recurrence_id ?? ''}-${row.series_ical_uid}`;
+}
+
+function eventData(
+  ctx: RequestContext,
+  bundle: EventBundle,
+  recurrence: { series?: SeriesExport; overrideOf?: EventBundle['row'] } = {},
+): ICalEventData {
   const { row, venue } = bundle;
   const organizer = bundle.organizers.find((o) => typeof o.details.email === 'string' && o.details.email !== '');
   const modified = utcDate(row.modified_at);
   const description = row.description.trim();
   const data: Omit<ICalEventData, 'start'> = {
-    // Every event has a UID once the service has started (ical/ical.maintenance.ts).
-    id: row.ical_uid ?? '',
+    id: uidOf(row, recurrence.overrideOf !== undefined),
     sequence: row.ical_sequence,
     stamp: modified,
     lastModified: modified,
     created: utcDate(row.created_at ?? row.modified_at),
     summary: row.title,
     description: description === '' ? null : { plain: htmlAsText(description), html: autoParagraph(description) },
-    url: postPageUrl(ctx, 'event', 'tribe_events', row),
+    url: eventPageUrl(ctx, row),
     status: ICalEventStatus.CONFIRMED,
     categories: bundle.categories.map((term) => ({ name: term.name })),
     attachments: row.image_url ? [row.image_url] : [],
@@ -137,6 +189,10 @@ function zonedTime(seconds: number, timezone: string): DateTime {
 export interface CalendarOptions {
   /** X-WR-CALNAME, or null to leave it out (TEC's `outlook-ical=1`). */
   readonly name: string | null;
+  /** The exceptions of the series among the events, by series id. */
+  readonly series?: ReadonlyMap<number, SeriesExport>;
+  /** Where open-ended rules' VTIMEZONE observances must reach (the recurrence horizon). */
+  readonly horizon?: number;
 }
 
 /** The calendar's name on the short URLs (API.md §19.1): `{SITE_NAME}: {item name}`. */
@@ -161,13 +217,16 @@ export function renderCalendar(
   options: CalendarOptions,
 ): string {
   const spans = new Map<string, { from: number; to: number }>();
-  for (const { row } of bundles) {
+  const all = [...bundles, ...bundles.flatMap(({ row }) => options.series?.get(row.id)?.overrides ?? [])];
+  for (const { row } of all) {
     if (row.all_day === 1 || row.timezone === 'UTC') continue;
     const tzid = tzidOf(row.timezone);
     const span = spans.get(tzid);
+    // A series' rule runs up to the horizon: its zone's observances must too.
+    const end = row.recurrence !== null ? Math.max(row.end_utc, options.horizon ?? 0) : row.end_utc;
     spans.set(tzid, {
       from: Math.min(span?.from ?? Infinity, row.start_utc),
-      to: Math.max(span?.to ?? -Infinity, row.end_utc),
+      to: Math.max(span?.to ?? -Infinity, end),
     });
   }
   const calendar = ical({
@@ -184,7 +243,20 @@ export function renderCalendar(
   // Each component is folded on its own: a feed's text is never split into lines whole.
   const components = [
     ...[...spans].map(([tzid, span]) => foldLines(vtimezone(tzid, span.from, span.to))),
-    ...bundles.map((bundle) => foldLines(calendar.createEvent(eventData(ctx, bundle)).toString())),
+    ...bundles.flatMap((bundle) => {
+      const series = options.series?.get(bundle.row.id);
+      const vevent = (item: EventBundle, recurrence: { series?: SeriesExport; overrideOf?: EventBundle['row'] }) =>
+        foldLines(
+          veventText(
+            calendar.createEvent(eventData(ctx, item, recurrence)).toString(),
+            recurrenceLines(item.row, recurrence),
+          ),
+        );
+      return [
+        vevent(bundle, { series }),
+        ...(series?.overrides ?? []).map((override) => vevent(override, { overrideOf: bundle.row })),
+      ];
+    }),
   ];
   // Every line ends with CRLF, the last one too (ical-generator leaves it out).
   return `${head.slice(0, -END.length)}${components.join('')}${END}\r\n`;

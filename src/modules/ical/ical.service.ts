@@ -19,7 +19,11 @@ import * as posts from '../posts/posts.repository.js';
 import * as termsRepo from '../terms/terms.repository.js';
 import type { Taxonomy } from '../terms/taxonomies.js';
 import { latestModification } from './ical.repository.js';
-import { calendarName, renderCalendar } from './ical.render.js';
+import { calendarName, renderCalendar, type SeriesExport } from './ical.render.js';
+import type { EventBundle } from '../events/events.present.js';
+import * as seriesRepo from '../events/series/series.repository.js';
+import { fieldsOf } from '../events/series/series.materialise.js';
+import { horizonOf } from '../events/series/series.service.js';
 
 /** An iCalendar file as served: its bytes, their strong ETag, and what the headers say of it. */
 export interface IcalFile {
@@ -120,15 +124,55 @@ export async function feed(
   return deps.files.computed(key, await ctx.dataVersion(), async () => {
     const { events, db, config } = deps;
     const filter = await buildFilter(events.state, ctx, input, effectiveBounds(config, ctx, input));
+    // A series counts once and is exported whole (API.md §19).
     const { ids, total } = await events.listing.page(
       ctx,
-      { ...filter, statuses: ['publish'], unprotected: true },
+      { ...filter, statuses: ['publish'], unprotected: true, collapse: true },
       1,
       config.icalMaxEvents,
     );
     const bundles = await loadBundles(events.state, ctx, await findEvents(db, ids, languages(deps, ctx)));
-    return made(deps, ctx, renderCalendar(config, ctx, bundles, { name: options.name }), options.defaultWindow, total);
+    const calendar = { name: options.name, ...(await seriesExports(deps, ctx, bundles)) };
+    return made(deps, ctx, renderCalendar(config, ctx, bundles, calendar), options.defaultWindow, total);
   });
+}
+
+/**
+ * The exceptions of the series among `bundles` (API.md §19.1): an EXDATE for each occurrence
+ * trashed or deleted on its own, a VEVENT for each published override.
+ */
+async function seriesExports(
+  deps: IcalDeps,
+  ctx: RequestContext,
+  bundles: readonly EventBundle[],
+): Promise<{ series: Map<number, SeriesExport>; horizon: number }> {
+  const series = new Map<number, SeriesExport>();
+  const horizon = horizonOf(deps.config, ctx.now).until;
+  const seriesRows = bundles.map((b) => b.row).filter((row) => row.recurrence !== null);
+  if (seriesRows.length === 0) return { series, horizon };
+  const exceptions = await seriesRepo.exceptionsOf(
+    deps.db,
+    seriesRows.map((row) => row.id),
+  );
+  const overrideIds = exceptions
+    .filter((o) => o.status === 'publish' && fieldsOf(o.overrides).size > 0 && !fieldsOf(o.overrides).has('trash'))
+    .map((o) => o.id);
+  const overrides = await loadBundles(
+    deps.events.state,
+    ctx,
+    await findEvents(deps.db, overrideIds, languages(deps, ctx)),
+  );
+  for (const row of seriesRows) {
+    const trashed = exceptions
+      .filter((o) => o.series_id === row.id && o.status === 'trash')
+      .map((o) => o.recurrence_id);
+    const deleted = JSON.parse(row.excluded ?? '[]') as string[];
+    series.set(row.id, {
+      exdates: [...new Set([...trashed, ...deleted])].sort(),
+      overrides: overrides.filter((o) => o.row.series_id === row.id),
+    });
+  }
+  return { series, horizon };
 }
 
 /** One event's file (API.md §19): published and not password-protected, listed or not; else 404. */
@@ -143,7 +187,8 @@ export async function eventFile(
   const key = `event|${id}|${ctx.lang}`;
   const file = await deps.files.computed(key, await ctx.dataVersion(), async () => {
     const bundle = await loadEvent(deps.events.state, ctx, id);
-    return made(deps, ctx, renderCalendar(deps.config, ctx, [bundle], { name: calendarName(deps.config) }), false);
+    const calendar = { name: calendarName(deps.config), ...(await seriesExports(deps, ctx, [bundle])) };
+    return made(deps, ctx, renderCalendar(deps.config, ctx, [bundle], calendar), false);
   });
   return { file, slug: post.slug };
 }

@@ -51,6 +51,24 @@ const DATE_PROPERTIES = new Set([
 ]);
 /** The date properties whose local times the import reads in a zone (the others are UTC by RFC 5545). */
 const ZONED_PROPERTIES = new Set(['DTSTART', 'DTEND', 'RECURRENCE-ID', 'EXDATE', 'RDATE']);
+/** The properties the import reads (API.md §19.3); node-ical is given no others (X- properties of every producer). */
+const READ_PROPERTIES = new Set([
+  'SUMMARY',
+  'DESCRIPTION',
+  'X-ALT-DESC',
+  'DURATION',
+  'URL',
+  'LOCATION',
+  'GEO',
+  'ORGANIZER',
+  'CATEGORIES',
+  'SEQUENCE',
+  'LAST-MODIFIED',
+  'DTSTAMP',
+  'STATUS',
+  'RRULE',
+]);
+
 /** Properties a VEVENT may have once (RFC 5545 §3.6.1; node-ical refuses a second DTSTART or DTEND). */
 const SINGLE_PROPERTIES = new Set(['DTSTART', 'DTEND', 'DURATION', 'RECURRENCE-ID']);
 const FREQUENCIES = new Set(['SECONDLY', 'MINUTELY', 'HOURLY', 'DAILY', 'WEEKLY', 'MONTHLY', 'YEARLY']);
@@ -148,7 +166,11 @@ function rewriteDates(line: ContentLine, zones: Zones): { line: ContentLine; kin
     return { line: { ...line, params: { ...params, VALUE: 'DATE' } }, kind: 'date', zone: null };
   if (values.every((v) => v.endsWith('Z'))) return { line: { ...line, params }, kind: 'utc', zone: null };
   const known = tzid !== undefined ? knownZone(tzid) : null;
-  if (known === 'UTC') return { line: { ...line, params: { ...params, TZID: 'UTC' } }, kind: 'utc', zone: null };
+  // TZID=UTC names a zone (API.md §19.3: the event's zone is UTC), unlike the `…Z` form.
+  if (known === 'UTC') {
+    const value = values.map((v) => (v.endsWith('Z') ? v : `${v}Z`)).join(',');
+    return { line: { ...line, params, value }, kind: 'zoned', zone: 'UTC' };
+  }
   if (known) return { line: { ...line, params: { ...params, TZID: known } }, kind: 'zoned', zone: known };
   if (tzid !== undefined && zones.vtimezones.has(tzid)) {
     if (!zones.custom.has(tzid)) zones.custom.set(tzid, customZone(zones.vtimezones.get(tzid) ?? ''));
@@ -201,8 +223,8 @@ export function scanCalendar(text: string, siteTimezone: string): ScannedCalenda
     custom: new Map(),
     vtimezones: vtimezonesOf(lines),
   };
-  // node-ical is given the VEVENTs' own properties and nothing else: no VTIMEZONE (every time is
-  // rewritten to UTC or an IANA zone), no other component, no VALARM inside them.
+  // node-ical is given the VEVENTs' properties the import reads and nothing else: no VTIMEZONE (every
+  // time is rewritten to UTC or an IANA zone), no other component, no VALARM inside them.
   const output: string[] = ['BEGIN:VCALENDAR'];
   const events: ScannedEvent[] = [];
   let depth = 0;
@@ -242,10 +264,8 @@ export function scanCalendar(text: string, siteTimezone: string): ScannedCalenda
         if (line.name === 'DTSTART') [event.kind, event.zone] = [rewritten.kind, rewritten.zone];
         if (line.name === 'RECURRENCE-ID') event.recurrenceId = line.value.trim();
         output.push(lineText(rewritten.line));
-      } else if (line.name !== 'DUE') {
-        if (line.name === 'RRULE' || line.name === 'RDATE') event.recurring = true;
-        output.push(lineText(line));
-      }
+      } else if (READ_PROPERTIES.has(line.name)) output.push(lineText(line));
+      if (line.name === 'RRULE' || line.name === 'RDATE') event.recurring = true;
     }
   }
   output.push('END:VCALENDAR');

@@ -97,6 +97,9 @@ export interface LinkedFilter {
   eventId?: number;
   hasEvents?: boolean;
   upcomingSince?: number;
+  /** Last modified at or after / before these instants (API.md §21). */
+  modifiedMin?: number;
+  modifiedBefore?: number;
 }
 
 /** Events linked to the venue or organizer of the outer query's `posts` row. */
@@ -150,6 +153,8 @@ function filtered(db: Executor, kind: LinkedKind, filter: LinkedFilter, language
       eb.exists(linkedEvents(kind, eb).select('lp.id').where('lp.status', 'not in', ['draft', 'pending']));
     query = filter.hasEvents ? query.where(countedEvents) : query.where((eb) => eb.not(countedEvents(eb)));
   }
+  if (filter.modifiedMin !== undefined) query = query.where('posts.modified_at', '>=', filter.modifiedMin);
+  if (filter.modifiedBefore !== undefined) query = query.where('posts.modified_at', '<', filter.modifiedBefore);
   if (filter.upcomingSince !== undefined) {
     const since = filter.upcomingSince;
     query = query.where((eb) =>
@@ -245,8 +250,25 @@ export async function updateDetails(
 }
 
 /** Trashing or deleting a venue or organizer removes it from every event (API.md §13). */
-export async function unlinkFromEvents(db: Executor, kind: LinkedKind, postId: number): Promise<void> {
+/**
+ * Removes the item's links from events, which are modified by it (API.md §21: their
+ * `modified_utc` moves). Returns the events' ids.
+ */
+export async function unlinkFromEvents(
+  db: Executor,
+  kind: LinkedKind,
+  postId: number,
+  modifiedAt: number,
+): Promise<number[]> {
+  const linked =
+    kind.type === 'venue'
+      ? await db.selectFrom('events').select('post_id as id').where('venue_id', '=', postId).execute()
+      : await db.selectFrom('event_organizers').select('event_id as id').where('organizer_id', '=', postId).execute();
+  const ids = [...new Set(linked.map((row) => row.id))];
+  if (ids.length === 0) return ids;
   if (kind.type === 'venue')
     await db.updateTable('events').set({ venue_id: null }).where('venue_id', '=', postId).execute();
   else await db.deleteFrom('event_organizers').where('organizer_id', '=', postId).execute();
+  await db.updateTable('posts').set({ modified_at: modifiedAt }).where('id', 'in', ids).execute();
+  return ids;
 }

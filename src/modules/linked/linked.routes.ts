@@ -22,6 +22,10 @@ import { postRefOf as refOf } from '../posts/posts.ref.js';
 import * as service from './linked.service.js';
 import type { LinkedModule } from './linked.module.js';
 import { languages } from './linked.service.js';
+import { formatDb } from '../../domain/dates.js';
+import { answeredNotModified, setValidatorHeaders } from '../../http/conditional.js';
+import { cachedValidator, postValidator } from '../sync/validators.js';
+import type { FastifyReply } from 'fastify';
 
 /** A venue-like resource: its kind, schemas and argument specs, and what its writes send to the service. */
 export interface LinkedResource<C extends ArgsSpec, U extends ArgsSpec> {
@@ -46,6 +50,8 @@ function listQuery(request: ApiRequest<LinkedListArgs>, input: service.LinkedLis
     ['has_events', input.has_events === undefined ? undefined : input.has_events ? 1 : 0],
     ['only_with_upcoming', given.has('only_with_upcoming') ? (input.only_with_upcoming ? 1 : 0) : undefined],
     ['status', status],
+    ['modified_after', input.modified_after && formatDb(input.modified_after)],
+    ['modified_before', input.modified_before && formatDb(input.modified_before)],
   ];
 }
 
@@ -79,6 +85,11 @@ export function registerLinkedRoutes<C extends ArgsSpec, U extends ArgsSpec>(
     return ids.map((id) => found.get(id)).filter((json): json is readonly Buffer[] => json !== undefined);
   };
   const tags = [kind.path];
+  /** A write response's validators (API.md §21), read before its body so that they never name a newer state. */
+  const validatorHeaders = async (reply: FastifyReply, id: number) => {
+    const validator = await postValidator(linked.db, linked.config, id, 'view');
+    if (validator) setValidatorHeaders(reply, validator);
+  };
   /** `Venue` / `Organizer` and `Venues` / `Organizers`, for operation ids. */
   const One = `${kind.type[0].toUpperCase()}${kind.type.slice(1)}`;
   const Many = `${kind.path[0].toUpperCase()}${kind.path.slice(1)}`;
@@ -123,6 +134,7 @@ export function registerLinkedRoutes<C extends ArgsSpec, U extends ArgsSpec>(
     handler: async ({ ctx, args }, reply) => {
       const id = await service.createLinked(linked, ctx, kind, resource.createInput(args));
       reply.code(201);
+      await validatorHeaders(reply, id);
       return present(ctx, await service.loadLinked(linked, ctx, kind, id), { jsonLd: false });
     },
   });
@@ -138,11 +150,16 @@ export function registerLinkedRoutes<C extends ArgsSpec, U extends ArgsSpec>(
       summary: `Read ${article} ${kind.type} by ${by}`,
       tags,
       responses: { 200: ref, ...errorResponses(401, 403, 404) },
-      handler: async ({ ctx, params, args }) => {
+      handler: async ({ ctx, params, args, raw }, reply) => {
         const row = await service.readLinked(linked, ctx, kind, refOf(params));
+        const variant = args.context === 'edit' ? 'edit' : 'view';
+        if (variant === 'edit') requireEditContext(canEditPost(ctx.caller, row), ctx.caller !== null);
+        const validator = await cachedValidator(linked.state.validators, ctx, `${row.id}|${variant}`, () =>
+          postValidator(linked.db, linked.config, row.id, variant),
+        );
+        if (validator && answeredNotModified(raw, reply, validator)) return reply;
         const item = present(ctx, row, { jsonLd: true });
-        if (args.context !== 'edit') return item;
-        requireEditContext(canEditPost(ctx.caller, row), ctx.caller !== null);
+        if (variant !== 'edit') return item;
         return {
           ...item,
           ...(await postTranslations(linked.db, row.id, { title: kind.nameField, description: 'description' })),
@@ -158,8 +175,9 @@ export function registerLinkedRoutes<C extends ArgsSpec, U extends ArgsSpec>(
       tags,
       secured: true,
       responses: { 200: ref, ...errorResponses(400, 401, 403, 404) },
-      handler: async ({ ctx, args, params }) => {
+      handler: async ({ ctx, args, params }, reply) => {
         const id = await service.updateLinked(linked, ctx, kind, refOf(params), resource.updateInput(args));
+        await validatorHeaders(reply, id);
         return present(ctx, await service.loadLinked(linked, ctx, kind, id), { jsonLd: false });
       },
     });
@@ -172,10 +190,11 @@ export function registerLinkedRoutes<C extends ArgsSpec, U extends ArgsSpec>(
       tags,
       secured: true,
       responses: { 200: ref, ...errorResponses(401, 403, 404, 410) },
-      handler: async ({ ctx, args, params }) => {
-        return present(ctx, await service.deleteLinked(linked, ctx, kind, refOf(params), args.force), {
-          jsonLd: false,
-        });
+      handler: async ({ ctx, args, params }, reply) => {
+        const row = await service.deleteLinked(linked, ctx, kind, refOf(params), args.force);
+        // A trashed item still has validators; one deleted for good has none.
+        if (!args.force) await validatorHeaders(reply, row.id);
+        return present(ctx, row, { jsonLd: false });
       },
     });
   }

@@ -93,6 +93,12 @@ export function listArgs(plural: 'venues' | 'organizers') {
       false,
     ),
     status: statusListArg(`The ${plural.slice(0, -1)} post statuses (CSV)`),
+    modified_after: arg.date({
+      description: `${plural[0].toUpperCase()}${plural.slice(1)} last modified at or after this instant`,
+    }),
+    modified_before: arg.date({
+      description: `${plural[0].toUpperCase()}${plural.slice(1)} last modified before this instant`,
+    }),
   };
 }
 

@@ -1,3 +1,7 @@
+import { requireCurrent } from '../../http/conditional.js';
+import { postValidator } from '../sync/validators.js';
+import type { ChangeSet } from '../../changes/change-set.js';
+import { changeSetOf } from '../../changes/writes.js';
 import type { DateTime } from 'luxon';
 import { callerCan } from '../../auth/caller.js';
 import { lockUntilCommit } from '../../db/locks.js';
@@ -92,6 +96,8 @@ export async function listLinked(
     eventId: input.event,
     hasEvents: input.has_events,
     upcomingSince: input.only_with_upcoming ? seconds(ctx) : undefined,
+    modifiedMin: input.modified_after && Math.floor(input.modified_after.toSeconds()),
+    modifiedBefore: input.modified_before && Math.floor(input.modified_before.toSeconds()),
   };
   const total = await countOnce(linked, ctx, kind, filter);
   const offset = (input.page - 1) * input.per_page;
@@ -241,6 +247,8 @@ export async function createLinked(
       modified_at: now,
     });
     await repo.insertDetails(trx, kind, id, input.details);
+    // Also when created inline by an event write, in that write's transaction (API.md §21.1).
+    changeSetOf(trx)?.created(kind.type, id);
     return id;
   };
   return withSlugRetry((attempt) => (db === linked.db ? ctx.write((trx) => write(trx, attempt)) : write(db, attempt)));
@@ -264,10 +272,11 @@ export async function updateLinked(
   requireAuthorChange(ctx, input.author);
 
   await withSlugRetry((attempt) =>
-    ctx.write(async (trx) => {
+    ctx.write(async (trx, changeSet) => {
       const current = await posts.lockPostBase(trx, post.id);
       if (!current) throw new ApiError(kind.errors.notFound);
       if (!canEditPost(ctx.caller, current)) throw forbidden(ctx.caller !== null);
+      await requireCurrent(ctx.conditions, () => postValidator(trx, linked.config, post.id, 'view'));
       const { changes, status, translated, inOriginal } = planPostUpdate(ctx, current, { ...input, title: input.name });
       const slug = await nextSlug(trx, current, status, input, attempt);
       if (slug !== current.slug) changes.slug = slug;
@@ -275,10 +284,22 @@ export async function updateLinked(
       await posts.updatePost(trx, post.id, changes);
       if (!inOriginal) await posts.upsertPostTranslation(trx, post.id, ctx.lang, translated);
       await repo.updateDetails(trx, kind, post.id, input.details);
-      if (status === 'trash' && current.status !== 'trash') await repo.unlinkFromEvents(trx, kind, post.id);
+      changeSet.updated(kind.type, post.id, current);
+      if (status === 'trash' && current.status !== 'trash') await unlinkEvents(trx, changeSet, kind, post.id, ctx);
     }),
   );
   return post.id;
+}
+
+/** Unlinks the item from its events, each of which changes (API.md §21.1: links removed by trashing). */
+async function unlinkEvents(
+  trx: Executor,
+  changes: ChangeSet,
+  kind: LinkedKind,
+  id: number,
+  ctx: RequestContext,
+): Promise<void> {
+  for (const eventId of await repo.unlinkFromEvents(trx, kind, id, seconds(ctx))) changes.updated('event', eventId);
 }
 
 /**
@@ -298,24 +319,28 @@ export async function deleteLinked(
     throw forbidden(ctx.caller !== null);
   if (force) {
     const last = await loadLinked(linked, ctx, kind, post.id);
-    await ctx.write(async (trx) => {
-      await repo.unlinkFromEvents(trx, kind, post.id);
+    await ctx.write(async (trx, changes) => {
+      await requireCurrent(ctx.conditions, () => postValidator(trx, linked.config, post.id, 'view'));
+      await unlinkEvents(trx, changes, kind, post.id, ctx);
       await posts.deletePost(trx, post.id);
+      changes.deleted(kind.type, post.id, post);
     });
     return last;
   }
   if (post.status === 'trash') throw new ApiError(kind.errors.inTrash);
-  await ctx.write(async (trx) => {
+  await ctx.write(async (trx, changes) => {
     // Of two concurrent deletes, the second finds the item trashed (410); a concurrent rename is kept.
     const current = await posts.lockPostBase(trx, post.id);
     if (!current) throw new ApiError(kind.errors.notFound);
     if (current.status === 'trash') throw new ApiError(kind.errors.inTrash);
+    await requireCurrent(ctx.conditions, () => postValidator(trx, linked.config, post.id, 'view'));
     await posts.updatePost(trx, post.id, {
       status: 'trash',
       slug: await posts.uniqueTrashedSlug(trx, kind.type, current.slug, post.id),
       modified_at: seconds(ctx),
     });
-    await repo.unlinkFromEvents(trx, kind, post.id);
+    changes.updated(kind.type, post.id, current);
+    await unlinkEvents(trx, changes, kind, post.id, ctx);
   });
   return loadLinked(linked, ctx, kind, post.id);
 }

@@ -1,3 +1,4 @@
+import type { Validator } from '../../http/conditional.js';
 import type { Fragment } from '../../cache/entries.js';
 import type { VersionedCache } from '../../cache/lru.js';
 import { MB, type CacheMaker } from '../../cache/maker.js';
@@ -13,6 +14,8 @@ export interface LinkedState {
   readonly lists: VersionedCache<number[]>;
   /** Items rendered for lists, as UTF-8 JSON. */
   readonly renderings: VersionedCache<Fragment>;
+  /** ETags and last changes of single reads, by id and variant (API.md §21). */
+  readonly validators: VersionedCache<Validator>;
 }
 
 export function createLinkedState(keep: CacheMaker): LinkedState {
@@ -21,5 +24,6 @@ export function createLinkedState(keep: CacheMaker): LinkedState {
     counts: keep<number>(2_000, 2_000),
     lists: keep<number[]>(500, 500_000, (ids) => ids.length),
     renderings: keep<Fragment>(10_000, 4 * MB, (fragment) => fragment.bytes),
+    validators: keep<Validator>(5_000, 5_000),
   };
 }

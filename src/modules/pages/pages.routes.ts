@@ -22,6 +22,7 @@ import * as termsRepo from '../terms/terms.repository.js';
 import { CATEGORIES, TAGS, type Taxonomy } from '../terms/taxonomies.js';
 import { filterQuery, pageInput, periodEvents, upcomingPage } from '../site/data.js';
 import { eventBody, eventHead } from '../site/event-page.js';
+import { eventPath } from '../site/parts.js';
 import { isoDay } from '../site/format.js';
 import { html, trusted, type Html } from '../site/html.js';
 import { renderShell, SiteLinks, type Pairs, type PageShell } from '../site/layout.js';
@@ -359,7 +360,7 @@ export function registerPageRoutes(app: FastifyInstance, events: EventsModule, i
     if (!post || post.type !== 'event' || post.status !== 'publish') throw new ApiError('rest_no_route');
     const bundle = await eventsService.loadEvent(events.state, ctx, id);
     const locked = bundle.row.password !== '';
-    const url = links.absolute(`/event/${encodeURIComponent(bundle.row.slug)}/`);
+    const url = links.absolute(eventPath(bundle.row));
     const data = {
       bundle,
       url,
@@ -378,6 +379,30 @@ export function registerPageRoutes(app: FastifyInstance, events: EventsModule, i
       'data',
     ),
   );
+
+  // An occurrence of a recurring series (API.md §20.2): `/event/{series slug}/{date}/[{n}/]`.
+  type ByOccurrence = { Params: { slug: string; date: string; n?: string } };
+  const occurrenceId = (params: ByOccurrence['Params']) => {
+    if (!DATE.test(params.date) || (params.n !== undefined && !/^\d+$/.test(params.n)))
+      throw new ApiError('rest_no_route');
+    return eventsService.occurrenceIdBySlug(
+      events.state,
+      params.slug,
+      params.date,
+      params.n === undefined ? undefined : Number(params.n),
+    );
+  };
+  for (const path of ['/event/:slug/:date', '/event/:slug/:date/:n']) {
+    app.get<ByOccurrence>(path, { schema }, async (request, reply) =>
+      itemPage(
+        request,
+        reply,
+        async () => ({ kind: 'event', id: await occurrenceId(request.params) }),
+        async (ctx, links) => eventPage(ctx, links, await occurrenceId(request.params)),
+        'data',
+      ),
+    );
+  }
 
   const linkedPage = async (
     request: FastifyRequest,

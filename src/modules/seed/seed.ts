@@ -3,6 +3,10 @@ import { compactSearchIndex, updatePlannerStatistics, withBulkSearchIndexing } f
 import type { Insertable } from 'kysely';
 import type { Db, Executor, PostsTable } from '../../db/schema.js';
 import { DateTime } from 'luxon';
+import { ChangeSet } from '../../changes/change-set.js';
+import { materialise } from '../events/series/series.materialise.js';
+import { SERIES_ROW } from '../events/series/series.repository.js';
+import { horizonOf } from '../events/series/series.service.js';
 import { zoneOf } from '../../domain/timezones.js';
 import { snapToDays, sortKeys } from '../events/events.dates.js';
 import { searchDocument } from '../events/search/documents.js';
@@ -19,10 +23,14 @@ export interface SeedOptions {
   /** Called as each finishing step begins (at a million events they take a minute or more together). */
   onStep?: (step: string) => void;
   seed?: number;
+  /** The share of events written as recurring series (API.md §20), 0–1; default 0.1. */
+  recurringShare?: number;
 }
 
 export interface SeedResult {
   events: number;
+  series: number;
+  occurrences: number;
   venues: number;
   organizers: number;
   categories: number;
@@ -186,7 +194,33 @@ function localDay(instant: number, timezone: string): { start: DateTime; end: Da
   return snapToDays(local, local);
 }
 
-function eventRow(random: Random, n: number, now: number, siteTimezone: string, links: { venues: number[] }) {
+/** Varied series rules (API.md §20.1), each with a bounded number of occurrences. */
+function seriesRule(random: Random): string[] {
+  const days = ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'];
+  switch (random.int(5)) {
+    case 0:
+      return [`RRULE:FREQ=WEEKLY;COUNT=${4 + random.int(40)}`];
+    case 1:
+      return [`RRULE:FREQ=DAILY;COUNT=${2 + random.int(20)}`];
+    case 2:
+      return [`RRULE:FREQ=MONTHLY;BYDAY=${1 + random.int(3)}${random.pick(days)};COUNT=${3 + random.int(18)}`];
+    case 3:
+      return [
+        `RRULE:FREQ=WEEKLY;INTERVAL=2;BYDAY=${random.pick(days)},${random.pick(days)};COUNT=${4 + random.int(20)}`,
+      ];
+    default:
+      return [`RRULE:FREQ=YEARLY;COUNT=${2 + random.int(3)}`];
+  }
+}
+
+function eventRow(
+  random: Random,
+  n: number,
+  now: number,
+  siteTimezone: string,
+  links: { venues: number[] },
+  recurringShare: number,
+) {
   const start = now - 180 * DAY + random.int(730 * DAY);
   const allDay = random.chance(0.05);
   const timezone = random.pick(ZONES);
@@ -196,6 +230,8 @@ function eventRow(random: Random, n: number, now: number, siteTimezone: string, 
   const startUtc = day ? day.start.toSeconds() : start - (start % 900);
   const endUtc = day ? day.end.toSeconds() : startUtc + (1 + random.int(4)) * 3600;
   const status = random.chance(0.1) ? 'draft' : 'publish';
+  const recurrence = random.chance(recurringShare) ? seriesRule(random) : null;
+  const hidden = random.chance(0.02) ? 1 : 0;
   return {
     post: post('event', n, `${sentence(random, 3)} ${n}`, now, {
       status,
@@ -212,7 +248,8 @@ function eventRow(random: Random, n: number, now: number, siteTimezone: string, 
       all_day: allDay ? 1 : 0,
       cost: random.chance(0.6) ? JSON.stringify([String(random.int(8) * 5)]) : '',
       featured: random.chance(0.1) ? 1 : 0,
-      hide_from_listings: random.chance(0.02) ? 1 : 0,
+      hide_from_listings: hidden | (recurrence ? SERIES_ROW : 0),
+      recurrence: recurrence ? JSON.stringify(recurrence) : null,
       venue_id: random.chance(0.9) ? random.pick(links.venues) : null,
       website: null,
       status,
@@ -246,7 +283,7 @@ async function seedEvents(
     const count = Math.min(chunk, options.events - done);
     await db.transaction().execute(async (trx) => {
       const rows = Array.from({ length: count }, (_, i) =>
-        eventRow(random, done + i + 1, now, config.siteTimezone, { venues }),
+        eventRow(random, done + i + 1, now, config.siteTimezone, { venues }, options.recurringShare ?? 0.1),
       );
       const ids = await insertPosts(
         trx,
@@ -286,10 +323,33 @@ async function seedEvents(
   return { first, last };
 }
 
+/** Each seeded series' occurrences, as the service makes them (series.materialise.ts), 500 series per transaction. */
+async function seedOccurrences(
+  db: Db,
+  config: Config,
+  now: number,
+  options: SeedOptions,
+): Promise<{ series: number; occurrences: number }> {
+  const horizon = horizonOf(config, DateTime.fromSeconds(now));
+  const ids = (
+    await db.selectFrom('events').select('post_id').where('recurrence', 'is not', null).orderBy('post_id').execute()
+  ).map((row) => row.post_id);
+  let occurrences = 0;
+  options.onStep?.(`expanding ${ids.length} recurring series`);
+  for (let done = 0; done < ids.length; done += 500) {
+    await db.transaction().execute(async (trx) => {
+      for (const id of ids.slice(done, done + 500))
+        occurrences += (await materialise(trx, id, horizon, new ChangeSet(), { sharedChanged: false })).added.length;
+    });
+  }
+  return { series: ids.length, occurrences };
+}
+
 /**
  * Fills a database with a realistic calendar (issue "benchmark harness"): events over two years in
  * several zones with ~1 KB HTML descriptions, venues, organizers, a category tree, tags, 10 % drafts,
- * 2 % password-protected, 2 % hidden. Written in batches inside transactions; deterministic.
+ * 2 % password-protected, 2 % hidden, and (by default) 10 % recurring series of varied rules with
+ * their occurrences. Written in batches inside transactions; deterministic.
  */
 export async function seedCalendar(db: Db, config: Config, options: SeedOptions): Promise<SeedResult> {
   const random = new Random(options.seed ?? 42);
@@ -300,7 +360,10 @@ export async function seedCalendar(db: Db, config: Config, options: SeedOptions)
     organizers: await seedOrganizers(trx, random, options.organizers ?? 100, now),
   }));
   const { categories, tags, venues, organizers } = links;
-  const { first, last } = await withBulkSearchIndexing(db, () => seedEvents(db, random, now, config, links, options));
+  const { first, last, series, occurrences } = await withBulkSearchIndexing(db, async () => ({
+    ...(await seedEvents(db, random, now, config, links, options)),
+    ...(await seedOccurrences(db, config, now, options)),
+  }));
   options.onStep?.('counting events per term');
   await recountTerms(db, [...categories, ...tags]);
   options.onStep?.('compacting the search index');
@@ -309,6 +372,8 @@ export async function seedCalendar(db: Db, config: Config, options: SeedOptions)
   await updatePlannerStatistics(db);
   return {
     events: options.events,
+    series,
+    occurrences,
     venues: venues.length,
     organizers: organizers.length,
     categories: categories.length,

@@ -5,7 +5,7 @@ import type { TermRow } from '../terms/terms.repository.js';
 import { dayHeading, isoDay, localSpan, localTime } from './format.js';
 import { html, type Html } from './html.js';
 import type { Pairs, SiteLinks } from './layout.js';
-import { eventCard, noEvents, pagination, paths } from './parts.js';
+import { eventCard, eventPath, noEvents, pagination } from './parts.js';
 import { localeOf, text } from './texts.js';
 
 export interface FilterChoices {
@@ -161,7 +161,7 @@ export function monthGrid(state: ListState, month: DateTime, bundles: readonly E
           ${
             shown.length > 0
               ? html`<ul class="day-events">
-                  ${shown.map(({ row }) => html`<li><a href="${links.to(paths.event(row.slug))}">${row.all_day === 1 ? '' : html`<span class="time">${localTime(row.start_utc, row.timezone, lang)}</span> `}${row.title}</a></li>`)}
+                  ${shown.map(({ row }) => html`<li><a href="${links.to(eventPath(row))}">${row.all_day === 1 ? '' : html`<span class="time">${localTime(row.start_utc, row.timezone, lang)}</span> `}${row.title}</a></li>`)}
                 </ul>`
               : ''
           }

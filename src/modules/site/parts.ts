@@ -3,6 +3,7 @@ import { translate } from '../../i18n/translate.js';
 import { formatCost, readStoredCost } from '../events/events.cost.js';
 import type { EventBundle } from '../events/events.present.js';
 import type { EventRow } from '../events/events.repository.js';
+import { recurrenceIdDate } from '../../domain/recurrence/ids.js';
 import type { TermRow } from '../terms/terms.repository.js';
 import { eventWhen, timesWithinDay } from './format.js';
 import { html, type Html } from './html.js';
@@ -18,6 +19,13 @@ export const paths = {
   category: (slug: string) => `/events/category/${encodeURIComponent(slug)}/`,
   tag: (slug: string) => `/tag/${encodeURIComponent(slug)}/`,
 };
+
+/** An event's page: an occurrence of a series has its own, `/event/{series}/{date}/` (API.md §20.2, §23.1). */
+export function eventPath(row: EventRow): string {
+  if (row.series_slug && row.recurrence_id)
+    return `/event/${encodeURIComponent(row.series_slug)}/${recurrenceIdDate(row.recurrence_id, row.timezone)}/`;
+  return paths.event(row.slug);
+}
 
 export function termLinks(links: SiteLinks, terms: readonly TermRow[], kind: 'category' | 'tag'): Html {
   return html`${terms.map(
@@ -37,7 +45,7 @@ export function eventCard(links: SiteLinks, bundle: EventBundle, options: { with
     ${image}
     <div class="card-body">
       <p class="when">${when}</p>
-      <h3 class="card-title"><a href="${links.to(paths.event(row.slug))}">${row.title}</a></h3>
+      <h3 class="card-title"><a href="${links.to(eventPath(row))}">${row.title}</a></h3>
       ${!locked && venue ? html`<p class="where">${venue.title}${cityOf(venue.details)}</p>` : ''}
       ${!locked && costLabel(row, lang) !== '' ? html`<p class="cost">${costLabel(row, lang)}</p>` : ''}
       ${

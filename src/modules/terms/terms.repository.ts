@@ -32,6 +32,9 @@ export interface TermFilter {
   parent?: number;
   eventId?: number;
   hideEmpty: boolean;
+  /** Last changed (their own changes, not counts) at or after / before these instants (API.md §21). */
+  modifiedMin?: number;
+  modifiedBefore?: number;
 }
 
 export interface TermOrder {
@@ -78,6 +81,8 @@ function applyFilter(query: TermQuery, filter: TermFilter, languages: TermLangua
   if (filter.include) q = q.where('terms.id', 'in', filter.include);
   if (filter.exclude && filter.exclude.length > 0) q = q.where('terms.id', 'not in', filter.exclude);
   if (filter.parent !== undefined) q = q.where('terms.parent_id', '=', filter.parent);
+  if (filter.modifiedMin !== undefined) q = q.where('terms.modified_at', '>=', filter.modifiedMin);
+  if (filter.modifiedBefore !== undefined) q = q.where('terms.modified_at', '<', filter.modifiedBefore);
   if (filter.eventId !== undefined) {
     const eventId = filter.eventId;
     q = q.where((eb) =>
@@ -258,7 +263,7 @@ export interface NewTerm {
 export async function insertTerm(db: Executor, term: NewTerm): Promise<number> {
   const row = await db
     .insertInto('terms')
-    .values({ ...term, count: 0 })
+    .values({ ...term, count: 0, modified_at: term.created_at })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
@@ -303,9 +308,12 @@ export async function upsertTermTranslation(
 }
 
 /** Deletes a term; its children move up to its parent (WordPress's rule). Event links cascade. */
-export async function deleteTerm(db: Executor, id: number, parentId: number): Promise<void> {
+/** Deletes a term; its children move to its parent. Returns the children's ids. */
+export async function deleteTerm(db: Executor, id: number, parentId: number): Promise<number[]> {
+  const children = await db.selectFrom('terms').select('id').where('parent_id', '=', id).execute();
   await db.updateTable('terms').set({ parent_id: parentId }).where('parent_id', '=', id).execute();
   await db.deleteFrom('terms').where('id', '=', id).execute();
+  return children.map((child) => child.id);
 }
 
 /** Ancestor chain of a term, nearest first (id, slug), by walking parent links. */
@@ -368,9 +376,12 @@ export async function recountTerms(db: Executor, termIds: readonly number[]): Pr
       count: eb
         .selectFrom('event_terms')
         .innerJoin('posts', 'posts.id', 'event_terms.event_id')
+        .innerJoin('events', 'events.post_id', 'event_terms.event_id')
         .select((inner) => inner.fn.countAll<number>().as('n'))
         .whereRef('event_terms.term_id', '=', 'terms.id')
-        .where('posts.status', '=', 'publish'),
+        .where('posts.status', '=', 'publish')
+        // A series counts once, as one post (API.md §20.2).
+        .where('events.series_id', 'is', null),
     }))
     .where('id', 'in', [...termIds])
     .execute();

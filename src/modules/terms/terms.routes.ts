@@ -22,6 +22,10 @@ import { termTranslations, requireEditContext } from '../posts/posts.translation
 import type { TermsModule } from './terms.module.js';
 import * as service from './terms.service.js';
 import { CATEGORIES, TAGS, type Taxonomy } from './taxonomies.js';
+import { formatDb } from '../../domain/dates.js';
+import { answeredNotModified, setValidatorHeaders } from '../../http/conditional.js';
+import { cachedValidator, termValidator } from '../sync/validators.js';
+import type { FastifyReply } from 'fastify';
 
 /** The order in which list filters are echoed in `rest_url` and the page links. */
 const LINK_ORDER = [
@@ -37,9 +41,17 @@ const LINK_ORDER = [
   'hide_empty',
   'orderby',
   'order',
+  'modified_after',
+  'modified_before',
 ];
 
 const TermRef = Type.Ref(TermSchema);
+
+/** A write response's validators (API.md §21), read before its body so that they never name a newer state. */
+async function validatorHeaders(terms: TermsModule, reply: FastifyReply, id: number): Promise<void> {
+  const validator = await termValidator(terms.db, terms.config, id, 'view');
+  if (validator) setValidatorHeaders(reply, validator);
+}
 
 async function present(terms: TermsModule, ctx: RequestContext, taxonomy: Taxonomy, id: number) {
   const { row, tree } = await service.getTerm(terms, ctx, taxonomy, id);
@@ -84,7 +96,11 @@ function registerTaxonomy(
       const input = request.args;
       const page = await service.listTerms(terms, ctx, taxonomy, input);
       const pages = totalPages(page.total, input.per_page);
-      const filters = givenQuery(LINK_ORDER, given, input);
+      const filters = givenQuery(LINK_ORDER, given, {
+        ...input,
+        modified_after: input.modified_after && formatDb(input.modified_after),
+        modified_before: input.modified_before && formatDb(input.modified_before),
+      });
       const links = pageLinks(
         (q) => ctx.urls.rest(`${taxonomy.path}/`, q),
         filters,
@@ -116,6 +132,7 @@ function registerTaxonomy(
     responses: { 201: TermRef, ...errorResponses(400, 401, 403) },
     handler: async (request, reply) => {
       const id = await service.createTerm(terms, request.ctx, taxonomy, writeInput(request, request.args));
+      await validatorHeaders(terms, reply, id);
       const term = await present(terms, request.ctx, taxonomy, id);
       reply.code(201).header('Location', term.urls.self);
       return term;
@@ -130,10 +147,15 @@ function registerTaxonomy(
     summary: `Read an ${label}`,
     tags,
     responses: { 200: TermRef, ...errorResponses(401, 403, 404) },
-    handler: async ({ ctx, params, args }) => {
+    handler: async ({ ctx, params, args, raw }, reply) => {
       const term = await present(terms, ctx, taxonomy, idParam(params));
-      if (args.context !== 'edit') return term;
-      requireEditContext(callerCan(ctx.caller, taxonomy.manage), ctx.caller !== null);
+      const variant = args.context === 'edit' ? 'edit' : 'view';
+      if (variant === 'edit') requireEditContext(callerCan(ctx.caller, taxonomy.manage), ctx.caller !== null);
+      const validator = await cachedValidator(terms.state.validators, ctx, `${term.id}|${variant}`, () =>
+        termValidator(terms.db, terms.config, term.id, variant),
+      );
+      if (validator && answeredNotModified(raw, reply, validator)) return reply;
+      if (variant !== 'edit') return term;
       return { ...term, ...(await termTranslations(terms.db, term.id)) };
     },
   });
@@ -147,9 +169,10 @@ function registerTaxonomy(
     tags,
     secured: true,
     responses: { 200: TermRef, ...errorResponses(400, 401, 403, 404) },
-    handler: async (request) => {
+    handler: async (request, reply) => {
       const id = idParam(request.params);
       await service.updateTerm(terms, request.ctx, taxonomy, id, writeInput(request, request.args));
+      await validatorHeaders(terms, reply, id);
       return present(terms, request.ctx, taxonomy, id);
     },
   });

@@ -98,6 +98,8 @@ function listArgs(plural: string) {
       () => true,
       true,
     ),
+    modified_after: arg.date({ description: 'Terms last changed at or after this instant' }),
+    modified_before: arg.date({ description: 'Terms last changed before this instant' }),
   };
 }
 

@@ -1,3 +1,6 @@
+import { requireCurrent } from '../../http/conditional.js';
+import { termValidator } from '../sync/validators.js';
+import { changeSetOf } from '../../changes/writes.js';
 import { callerCan } from '../../auth/caller.js';
 import { rowsById } from '../../cache/rows.js';
 import type { TermsModule } from './terms.module.js';
@@ -97,6 +100,8 @@ export async function listTerms(
     exclude,
     parent: input.parent,
     eventId: input.event ?? input.post,
+    modifiedMin: input.modified_after && Math.floor(input.modified_after.toSeconds()),
+    modifiedBefore: input.modified_before && Math.floor(input.modified_before.toSeconds()),
   };
   const order: repo.TermOrder = { orderby: input.orderby, direction: input.order, include };
   const langs = languages(terms, ctx);
@@ -179,8 +184,8 @@ export async function createTerm(
       slug = await uniqueSlug(terms, taxonomy, toSlug(input.name));
     }
     try {
-      return await ctx.write((trx) =>
-        repo.insertTerm(trx, {
+      return await ctx.write(async (trx, changes) => {
+        const id = await repo.insertTerm(trx, {
           taxonomy: taxonomy.key,
           name: input.name,
           name_key: nameKey,
@@ -189,14 +194,19 @@ export async function createTerm(
           parent_id: parent,
           lang: ctx.lang,
           created_at: Math.floor(ctx.now.toSeconds()),
-        }),
-      );
+        });
+        changes.created(taxonomy.key, id);
+        return id;
+      });
     } catch (error) {
       // A concurrent writer took the name or slug between our check and insert: check again.
       if (!isUniqueViolation(error) || attempt >= 3) throw error;
     }
   }
 }
+
+/** Terms are readable by everyone: the state the change feed records for them. */
+const PUBLIC_TERM = { status: 'publish', author_id: 0 };
 
 /** Partial update (API.md §13): only sent fields change; text goes to the request language. */
 export async function updateTerm(
@@ -225,7 +235,9 @@ export async function updateTerm(
     if (owner !== undefined && owner !== id) throw termExists(taxonomy, owner, true);
   }
   const description = input.description !== undefined ? sanitizeHtml(input.description) : undefined;
-  await ctx.write(async (trx) => {
+  await ctx.write(async (trx, changes) => {
+    await requireCurrent(ctx.conditions, () => termValidator(trx, terms.config, id, 'view'));
+    changes.updated(taxonomy.key, id);
     if (taxonomy.hierarchical && input.parent !== undefined) {
       // Two concurrent moves could each pass the cycle check (X under Y, Y under X) and together
       // make a cycle: moves within a taxonomy run one after the other, each checking what the
@@ -267,7 +279,13 @@ export async function deleteTerm(
 ): Promise<{ row: repo.TermRow; tree: repo.SlugTreeMap }> {
   const before = await getTerm(terms, ctx, taxonomy, id);
   requireManage(ctx, taxonomy);
-  await ctx.write((trx) => repo.deleteTerm(trx, id, before.row.parent_id));
+  await ctx.write(async (trx, changes) => {
+    await requireCurrent(ctx.conditions, () => termValidator(trx, terms.config, id, 'view'));
+    const children = await repo.deleteTerm(trx, id, before.row.parent_id);
+    changes.deleted(taxonomy.key, id, PUBLIC_TERM);
+    // Its children move up to its parent: a change of each of them.
+    for (const child of children) changes.updated(taxonomy.key, child);
+  });
   return before;
 }
 
@@ -288,7 +306,7 @@ export async function findOrCreateTermByName(
   for (let attempt = 1; ; attempt++) {
     const slug = slugCandidate(base, attempt);
     if (await repo.slugExists(db, taxonomy.key, slug)) continue;
-    return repo.insertTerm(db, {
+    const id = await repo.insertTerm(db, {
       taxonomy: taxonomy.key,
       name,
       name_key: nameKey,
@@ -298,6 +316,9 @@ export async function findOrCreateTermByName(
       lang: ctx.lang,
       created_at: Math.floor(ctx.now.toSeconds()),
     });
+    // Created inside an event write: a change of its own in the feed (API.md §21.1).
+    changeSetOf(db)?.created(taxonomy.key, id);
+    return id;
   }
 }
 

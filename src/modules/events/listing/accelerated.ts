@@ -132,7 +132,10 @@ async function publicSearch(
   filter: repo.EventFilter,
   version: string,
 ): Promise<number[] | undefined> {
-  if (!filter.search || filter.include || !posts.seesPublishedOnly(filter.caller)) return undefined;
+  // The candidates merge in start order and know nothing of modification times.
+  if (!filter.search || filter.include || filter.order || !posts.seesPublishedOnly(filter.caller)) return undefined;
+  // The candidates know no series (API.md §20.2).
+  if (filter.collapse || filter.seriesId !== undefined) return undefined;
   const { include: words, exclude: excluded } = filter.search;
   const complete = onlyWhatCandidatesKnow(filter) && [...words, ...excluded].every((word) => DOCUMENT_WORD.test(word));
   const lockedTitleOnly = filter.caller === null && filter.password === undefined;
@@ -165,6 +168,12 @@ const onlyWhatCandidatesKnow = (filter: repo.EventFilter) =>
     filter.geoloc,
     filter.near,
     filter.unprotected,
+    filter.modifiedMin,
+    filter.modifiedBefore,
+    filter.order,
+    // The candidates know no series (API.md §20.2).
+    filter.collapse,
+    filter.seriesId,
   ].every((value) => value === undefined);
 
 /**

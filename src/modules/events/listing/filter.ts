@@ -90,6 +90,13 @@ async function postsFilter(
     problems.set(name, { message: 'unknown_item', vars: { param: name, value: unknown.join(', ') } });
 }
 
+/** `orderby` and `order` (API.md §21); the default order is left undefined (the lists' fast paths know it). */
+function orderOf(input: EventListInput): repo.EventFilter['order'] {
+  if (input.orderby === undefined) return undefined;
+  const desc = input.order === 'desc';
+  return input.orderby === 'start' && !desc ? undefined : { by: input.orderby, desc };
+}
+
 export async function buildFilter(
   state: EventsState,
   ctx: RequestContext,
@@ -123,15 +130,20 @@ export async function buildFilter(
     password: input.password,
     categoryIds,
     tagIds,
+    ...(input.context === 'edit' ? { includeHidden: true } : {}),
     venueIds: input.venue,
     organizerIds: input.organizer,
     featured: input.featured,
     parentId: input.post_parent,
     include: input.include,
+    collapse: input.expand ? undefined : true,
     geoloc: input.geoloc === true ? true : undefined,
     near:
       input.geoloc_lat != null && input.geoloc_lng != null
         ? { lat: input.geoloc_lat, lng: input.geoloc_lng, radiusKm: input.geoloc_radius ?? 25 }
         : undefined,
+    modifiedMin: instant(input.modified_after),
+    modifiedBefore: instant(input.modified_before),
+    order: orderOf(input),
   };
 }

@@ -32,11 +32,28 @@ export interface EventFilter {
   include?: number[];
   geoloc?: boolean;
   near?: { lat: number; lng: number; radiusKm: number };
+  /** Lists events hidden from listings too (`context=edit`, API.md §18, for copies of a calendar). */
+  includeHidden?: boolean;
   /** Leaves out password-protected events (iCalendar feeds, API.md §19: what any subscriber may see in full). */
   unprotected?: boolean;
+  /**
+   * `expand=false` (API.md §20.2): occurrences stand for their series, each series once, placed at
+   * its first matching occurrence; filters still apply to the occurrences.
+   */
+  collapse?: boolean;
+  /** Only this series' occurrences, those hidden from listings included (GET /events/{id}/occurrences, API.md §20.2). */
+  seriesId?: number;
   /** A superset of the result already narrowed in memory (search/candidates.ts); every condition still applies. */
   candidateIds?: readonly number[];
+  /** Last modified at or after / before these instants (API.md §21). */
+  modifiedMin?: number;
+  modifiedBefore?: number;
+  /** Another order than start then id ascending (`orderby`, `order`, API.md §21). */
+  order?: { by: 'start' | 'modified'; desc: boolean };
 }
+
+/** The post's last modification, read from the event row's own post. */
+const MODIFIED = sql<number>`(SELECT p.modified_at FROM posts p WHERE p.id = events.post_id)`;
 
 /** Whether the caller may edit the event in `posts` (API.md §4), as SQL: such callers see protected text. */
 function editableBy(caller: Caller | null): Expression<SqlBool> {
@@ -81,7 +98,7 @@ const events = expressionBuilder<Database, 'events'>();
 
 /** What the listing runs on the filtered set: its selections are ordered, paged and executed. */
 interface RowsQuery<Row> {
-  orderBy(expression: Expression<unknown>): RowsQuery<Row>;
+  orderBy(expression: Expression<unknown>, direction?: 'asc' | 'desc'): RowsQuery<Row>;
   limit(limit: number): RowsQuery<Row>;
   offset(offset: number): RowsQuery<Row>;
   execute(): Promise<Row[]>;
@@ -97,11 +114,19 @@ interface FilteredSet {
   ids: RowsQuery<{ id: number }>;
   keys: RowsQuery<{ id: number; key: number }>;
   count: RowsQuery<{ n: number }>;
+  /** Each row as its series (or itself) and start key: what `collapse` groups. */
+  groups: Expression<{ id: number; key: number }>;
 }
 
 /** The filtered events rows, also as the candidates that filtered may join with their posts rows. */
 interface EventRows extends FilteredSet {
-  candidates: Expression<{ post_id: number; start_key: number; status: string; author_id: number }>;
+  candidates: Expression<{
+    post_id: number;
+    start_key: number;
+    status: string;
+    author_id: number;
+    series_id: number | null;
+  }>;
 }
 
 const ID = events.ref('events.post_id').as('id');
@@ -112,11 +137,16 @@ const CANDIDATE = [
   events.ref('events.start_key').as('start_key'),
   events.ref('events.status').as('status'),
   events.ref('events.author_id').as('author_id'),
+  events.ref('events.series_id').as('series_id'),
 ];
+const GROUP = [sql<number>`COALESCE(events.series_id, events.post_id)`.as('id'), KEY];
 
 /** The conditions on the events table alone: they use the listing indexes (migration 0004). */
 function eventConditions(db: Executor, filter: EventFilter): Expression<SqlBool>[] {
-  const conditions = [visibleTo('events', filter.caller, filter.statuses), events('events.hide_from_listings', '=', 0)];
+  const conditions = [visibleTo('events', filter.caller, filter.statuses)];
+  // A series' occurrences list its hidden ones too (API.md §20.2), as context=edit lists do (§18).
+  if (filter.seriesId !== undefined) conditions.push(events('events.series_id', '=', filter.seriesId));
+  else if (!filter.includeHidden) conditions.push(events('events.hide_from_listings', '=', 0));
   if (filter.startMin !== undefined) conditions.push(events('events.start_key', '>=', filter.startMin));
   if (filter.startBefore !== undefined) conditions.push(events('events.start_key', '<', filter.startBefore));
   if (filter.startAfter !== undefined) conditions.push(events('events.start_key', '>', filter.startAfter));
@@ -136,7 +166,11 @@ function eventConditions(db: Executor, filter: EventFilter): Expression<SqlBool>
     );
   }
   if (filter.featured !== undefined) conditions.push(events('events.featured', '=', filter.featured ? 1 : 0));
-  if (filter.include) conditions.push(events('events.post_id', 'in', filter.include));
+  // A series' id names its occurrences (API.md §20.2).
+  if (filter.include)
+    conditions.push(
+      events.or([events('events.post_id', 'in', filter.include), events('events.series_id', 'in', filter.include)]),
+    );
   // Candidates were narrowed by the same word index: applying it again would only cost.
   for (const word of filter.candidateIds ? [] : (filter.search?.include ?? [])) {
     const prefilter = mayContain(db, sql.ref('events.post_id'), word);
@@ -146,6 +180,8 @@ function eventConditions(db: Executor, filter: EventFilter): Expression<SqlBool>
     // The protected posts are read once, from their own index (posts_protected, migration 0020):
     // a look at each listed event's post row made counting a year of events ten times slower.
     conditions.push(sql<SqlBool>`events.post_id NOT IN (SELECT id FROM posts WHERE password <> '')`);
+  if (filter.modifiedMin !== undefined) conditions.push(sql<SqlBool>`${MODIFIED} >= ${filter.modifiedMin}`);
+  if (filter.modifiedBefore !== undefined) conditions.push(sql<SqlBool>`${MODIFIED} < ${filter.modifiedBefore}`);
   if (filter.geoloc)
     conditions.push(
       sql<SqlBool>`EXISTS (SELECT 1 FROM venues v WHERE v.post_id = events.venue_id AND v.geo_lat IS NOT NULL AND v.geo_lng IS NOT NULL)`,
@@ -174,7 +210,13 @@ function eventRows(db: Executor, filter: EventFilter): EventRows {
   const conditions = eventConditions(db, filter);
   if (!filter.candidateIds) {
     const q = whereAll(db.selectFrom('events'), conditions);
-    return { ids: q.select(ID), keys: q.select([ID, KEY]), count: q.select(COUNT), candidates: q.select(CANDIDATE) };
+    return {
+      ids: q.select(ID),
+      keys: q.select([ID, KEY]),
+      count: q.select(COUNT),
+      groups: q.select(GROUP),
+      candidates: q.select(CANDIDATE),
+    };
   }
   const q = whereAll(
     db
@@ -183,7 +225,13 @@ function eventRows(db: Executor, filter: EventFilter): EventRows {
       .where(sql<SqlBool>`events.post_id = candidate.value`),
     conditions,
   );
-  return { ids: q.select(ID), keys: q.select([ID, KEY]), count: q.select(COUNT), candidates: q.select(CANDIDATE) };
+  return {
+    ids: q.select(ID),
+    keys: q.select([ID, KEY]),
+    count: q.select(COUNT),
+    groups: q.select(GROUP),
+    candidates: q.select(CANDIDATE),
+  };
 }
 
 /**
@@ -208,9 +256,16 @@ function filtered(db: Executor, filter: EventFilter, languages: Languages): Filt
     .leftJoin('post_translations as tr_def', (join) =>
       join.onRef('tr_def.post_id', '=', 'events.post_id').on('tr_def.lang', '=', languages.defaultLang),
     );
-  if (filter.parentId !== undefined) q = q.where(sql<SqlBool>`posts.parent_id = ${filter.parentId}`);
+  // TEC Pro's meaning of post_parent for a series: its occurrences (API.md §20.2).
+  if (filter.parentId !== undefined)
+    q = q.where(sql<SqlBool>`(posts.parent_id = ${filter.parentId} OR events.series_id = ${filter.parentId})`);
   if (hasSearch(filter)) q = q.where(searchCondition(db, filter.search, filter, languages));
-  return { ids: q.select(ID), keys: q.select([ID, KEY]), count: q.select(COUNT) };
+  return {
+    ids: q.select(ID),
+    keys: q.select([ID, KEY]),
+    count: q.select(COUNT),
+    groups: q.select([sql<number>`COALESCE(events.series_id, events.post_id)`.as('id'), KEY]),
+  };
 }
 
 /**
@@ -224,16 +279,25 @@ export async function listEventIds(
   limit?: number,
   offset = 0,
 ): Promise<number[]> {
+  if (filter.collapse && !filter.include) {
+    const page = limit === undefined ? sql`` : sql` LIMIT ${limit} OFFSET ${offset}`;
+    const { rows } = await sql<{ id: number }>`SELECT id, MIN(key) AS key FROM (${
+      filtered(db, filter, languages).groups
+    }) g GROUP BY id ORDER BY key, id${page}`.execute(db);
+    return rows.map((row) => Number(row.id));
+  }
   const order = filter.include
     ? [
-        sql`CASE events.post_id ${sql.join(
+        sql`CASE COALESCE(events.series_id, events.post_id) ${sql.join(
           filter.include.map((id, i) => sql`WHEN ${id} THEN ${i}`),
           sql` `,
         )} END`,
+        events.ref('events.start_key'),
         events.ref('events.post_id'),
       ]
-    : [events.ref('events.start_key'), events.ref('events.post_id')];
-  const ordered = order.reduce((q, key) => q.orderBy(key), filtered(db, filter, languages).ids);
+    : [filter.order?.by === 'modified' ? MODIFIED : events.ref('events.start_key'), events.ref('events.post_id')];
+  const direction = !filter.include && filter.order?.desc ? 'desc' : 'asc';
+  const ordered = order.reduce((q, key) => q.orderBy(key, direction), filtered(db, filter, languages).ids);
   const rows = await (limit === undefined ? ordered : ordered.limit(limit).offset(offset)).execute();
   return rows.map((row) => row.id);
 }
@@ -251,6 +315,12 @@ export async function listEventKeys(
 }
 
 export async function countEvents(db: Executor, filter: EventFilter, languages: Languages): Promise<number> {
+  if (filter.collapse && !filter.include) {
+    const { rows } = await sql<{ n: number }>`SELECT COUNT(DISTINCT id) AS n FROM (${
+      filtered(db, filter, languages).groups
+    }) g`.execute(db);
+    return Number(rows[0]?.n ?? 0);
+  }
   const row = await filtered(db, filter, languages).count.executeTakeFirstOrThrow();
   return Number(row.n);
 }

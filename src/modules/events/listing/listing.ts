@@ -38,3 +38,20 @@ export async function listEventPage(
   if (ids.length === 0 && input.page > 1) throw new ApiError('event-archive-page-not-found');
   return { ids, total, bounds };
 }
+
+/**
+ * GET /events/{id}/occurrences (API.md §20.2): the list of §10 restricted to one series, with no
+ * default window and with occurrences hidden from listings.
+ */
+export async function listOccurrencePage(
+  events: { listing: EventListing; state: EventsState },
+  ctx: RequestContext,
+  seriesId: number,
+  input: EventListInput,
+): Promise<EventPage> {
+  const bounds = effectiveBounds(events.state.config, ctx, input, { defaultWindow: false });
+  const filter = { ...(await buildFilter(events.state, ctx, input, bounds)), seriesId, collapse: undefined };
+  const { ids, total } = await events.listing.page(ctx, filter, input.page, input.per_page);
+  if (ids.length === 0 && input.page > 1) throw new ApiError('event-archive-page-not-found');
+  return { ids, total, bounds };
+}

@@ -23,13 +23,22 @@ const RELATIVE = ['starts_before', 'starts_after', 'ends_before', 'ends_after'] 
  * its day and the others up to the end of theirs unless `strict_dates`; any `starts_*`/`ends_*`
  * drops the default bound it does not give; `include` ignores dates.
  */
-export function effectiveBounds(config: Config, ctx: RequestContext, input: EventListInput): EffectiveBounds {
+export function effectiveBounds(
+  config: Config,
+  ctx: RequestContext,
+  input: EventListInput,
+  { defaultWindow: withDefault = true } = {},
+): EffectiveBounds {
   if (input.include) return {};
   const zone = zoneOf(config.siteTimezone);
   const startOfDay = (dt: DateTime) => (input.strict_dates ? dt : dayEdge(dt, zone, 'start'));
   const endOfDay = (dt: DateTime) => (input.strict_dates ? dt : dayEdge(dt, zone, 'end'));
-  const relative = RELATIVE.some((name) => input[name] !== undefined);
-  const window = relative ? undefined : defaultWindow(config, ctx);
+  // `modified_after` / `modified_before` also drop the default window (API.md §21): a sync wants every change.
+  const relative =
+    RELATIVE.some((name) => input[name] !== undefined) ||
+    input.modified_after !== undefined ||
+    input.modified_before !== undefined;
+  const window = relative || !withDefault ? undefined : defaultWindow(config, ctx);
   const bounds: EffectiveBounds = {
     start_date: input.start_date ? startOfDay(input.start_date) : window?.start,
     end_date: input.end_date ? endOfDay(input.end_date) : window?.end,

@@ -31,6 +31,11 @@ const EMBEDDED_KEYS = [
   'custom_fields',
   'ical_uid',
   'ical_url',
+  'is_recurring',
+  'series_id',
+  'recurrence_id',
+  'recurrence',
+  'occurrences_url',
   'json_ld',
   'translations',
   'languages',
@@ -44,7 +49,18 @@ const serializeTerm = compileSerializer(EmbeddedTermSchema, []);
 const serializeVenue = compileSerializer(VenueSchema, [ImageSchema]);
 const serializeOrganizer = compileSerializer(OrganizerSchema, [ImageSchema]);
 const serializeJsonLd = compileSerializer(JsonLdSchema, []);
-const serializeTail = compileSerializer(Type.Pick(EventSchema, ['ical_uid', 'ical_url']), []);
+const serializeTail = compileSerializer(
+  Type.Pick(EventSchema, [
+    'ical_uid',
+    'ical_url',
+    'is_recurring',
+    'series_id',
+    'recurrence_id',
+    'recurrence',
+    'occurrences_url',
+  ]),
+  [],
+);
 
 const bytes = (text: string) => Buffer.from(text);
 const COMMA = bytes(',');

@@ -1,0 +1,145 @@
+import { RRuleTemporal } from 'rrule-temporal';
+import { Temporal } from 'temporal-polyfill';
+import { RecurrenceProblem, type RecurrenceDate, type RecurrenceSet } from './lines.js';
+import { temporalZoneId } from './zones.js';
+
+/** The series' own times: DTSTART and DTEND, its zone, and whether it lasts whole days. */
+export interface SeriesTimes {
+  start_utc: number;
+  end_utc: number;
+  timezone: string;
+  all_day: boolean;
+}
+
+/** One occurrence by its original start: `recurrence_id` (API.md §20.2) and its start and end instants. */
+export interface Occurrence {
+  recurrenceId: string;
+  start: number;
+  end: number;
+  /** The local date of the start in the series' zone (`YYYY-MM-DD`): ids pair up by it (§20.2). */
+  localDate: string;
+}
+
+/** Occurrences a series may have in all (past ones included): beyond this a write is refused. */
+export const MAX_MATERIALISED = 10_000;
+
+const seconds = (zoned: Temporal.ZonedDateTime) => Math.floor(zoned.epochMilliseconds / 1000);
+const basic = (text: string) => text.replace(/[-:]/g, '');
+
+function wallClock(at: number, zone: string): Temporal.PlainDateTime {
+  return Temporal.Instant.fromEpochMilliseconds(at * 1000)
+    .toZonedDateTimeISO(zone)
+    .toPlainDateTime();
+}
+
+/**
+ * Wall-clock times to instants as RFC 5545 §3.3.5 says and API.md §20.1 repeats: a time in a DST
+ * gap moves forward by the gap, an ambiguous one takes the earlier instant ("compatible").
+ */
+function instantOf(wall: Temporal.PlainDateTime, zone: string): number {
+  return seconds(wall.toZonedDateTime(zone, { disambiguation: 'compatible' }));
+}
+
+/**
+ * Expands a series up to `horizon` (Unix seconds, inclusive), in order of start. The rule runs on
+ * wall-clock times (rrule-temporal over a floating, UTC-labelled timeline), which are then placed in
+ * the series' zone: the library itself drops times in a DST gap, where §20.1 moves them forward.
+ * UNTIL is a real instant, so it is applied after placing. DTSTART is always the first occurrence
+ * and counts toward COUNT. Throws RecurrenceProblem for a rule the library refuses, or for more
+ * than MAX_MATERIALISED occurrences.
+ */
+export function expandSeries(
+  set: RecurrenceSet & { ruleLine: number },
+  times: SeriesTimes,
+  horizon: number,
+): Occurrence[] {
+  const zone = temporalZoneId(times.timezone);
+  const startWall = times.all_day
+    ? wallClock(times.start_utc, zone).toPlainDate().toPlainDateTime()
+    : wallClock(times.start_utc, zone);
+  const days = times.all_day
+    ? startWall.toPlainDate().until(wallClock(times.end_utc, zone).toPlainDate(), { largestUnit: 'days' }).days
+    : 0;
+  const duration = times.end_utc - times.start_utc;
+  const until = set.until;
+  // The floating timeline stops a day past the later bound: the last instants are filtered exactly below.
+  const lastWall = wallClock(Math.min(horizon, until?.kind === 'instant' ? until.seconds : horizon), zone)
+    .toPlainDate()
+    .add({ days: 1 });
+  const lastDate = until?.kind === 'date' ? Temporal.PlainDate.from(until.date) : undefined;
+
+  const walls: Temporal.PlainDateTime[] = [];
+  if (set.rule === undefined) walls.push(startWall);
+  else {
+    let rule: RRuleTemporal;
+    try {
+      rule = new RRuleTemporal({
+        rruleString: set.rule,
+        dtstart: startWall.toZonedDateTime('UTC'),
+        includeDtstart: true,
+        maxIterations: 100_000,
+      });
+      rule.all((date) => {
+        // Re-read with our Temporal: the library bundles its own polyfill, whose zone offsets are
+        // wrong for some zones (Africa/Casablanca's Ramadan changes, found by the dateutil cross-check).
+        const wall = Temporal.PlainDateTime.from(date.toPlainDateTime().toString());
+        if (Temporal.PlainDate.compare(wall.toPlainDate(), lastWall) > 0) return false;
+        if (lastDate && Temporal.PlainDate.compare(wall.toPlainDate(), lastDate) > 0) return false;
+        walls.push(wall);
+        if (walls.length > MAX_MATERIALISED) throw new TooMany();
+        return true;
+      });
+    } catch (error) {
+      if (error instanceof TooMany) throw new RecurrenceProblem(set.ruleLine, tooMany);
+      throw new RecurrenceProblem(set.ruleLine, error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  const byStart = new Map<number, Temporal.PlainDateTime>();
+  const place = (start: number, wall: Temporal.PlainDateTime) => {
+    // DTSTART is the first occurrence (API.md §20.1): an RDATE before it is not one.
+    if (start > horizon || start < times.start_utc) return;
+    if (until?.kind === 'instant' && start > until.seconds && wall !== startWall) return;
+    if (!byStart.has(start)) byStart.set(start, wall);
+  };
+  for (const wall of walls) place(instantOf(wall, zone), wall);
+  for (const rdate of set.rdates) {
+    const start = startOf(rdate, zone, startWall);
+    place(start, wallClock(start, zone));
+  }
+  const excluded = new Set(set.exdates.map((date) => startOf(date, zone, startWall)));
+  const starts = [...byStart.keys()].filter((start) => !excluded.has(start)).sort((a, b) => a - b);
+  if (starts.length > MAX_MATERIALISED) throw new RecurrenceProblem(set.ruleLine || 1, tooMany);
+
+  return starts.map((start) => {
+    const wall = byStart.get(start) as Temporal.PlainDateTime;
+    const localDate = Temporal.Instant.fromEpochMilliseconds(start * 1000)
+      .toZonedDateTimeISO(zone)
+      .toPlainDate();
+    if (times.all_day) {
+      const lastDay = wall.toPlainDate().add({ days });
+      return {
+        recurrenceId: basic(wall.toPlainDate().toString()),
+        start,
+        end: instantOf(lastDay.toPlainDateTime({ hour: 23, minute: 59, second: 59 }), zone),
+        localDate: wall.toPlainDate().toString(),
+      };
+    }
+    return {
+      recurrenceId: `${basic(Temporal.Instant.fromEpochMilliseconds(start * 1000).toString({ smallestUnit: 'second' }))}`,
+      start,
+      end: start + duration,
+      localDate: localDate.toString(),
+    };
+  });
+}
+
+class TooMany extends Error {}
+const tooMany = `the series would have more than ${MAX_MATERIALISED} occurrences`;
+
+/** An RDATE/EXDATE value as the start it names: a date at the series' time of day, or an instant. */
+function startOf(date: RecurrenceDate, zone: string, startWall: Temporal.PlainDateTime): number {
+  return date.kind === 'date'
+    ? instantOf(Temporal.PlainDate.from(date.date).toPlainDateTime(startWall.toPlainTime()), zone)
+    : date.seconds;
+}

@@ -1,0 +1,284 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  eventBody,
+  eventReferences,
+  isRecord,
+  modifiedOf,
+  organizerBody,
+  parentOf,
+  sourceIdOf,
+  termBody,
+  translationsOf,
+  venueBody,
+  type Json,
+} from './map.js';
+import type { ImportKind } from './records.repository.js';
+import { ALL_STATUSES, KINDS, Run, SINGULAR, type ImportOptions, type ImportReport, type Planned } from './run.js';
+import { discover, item, pages, wpEventIds, type Source } from './source.js';
+import { Target } from './target.js';
+import { SourceError } from './fetch.js';
+
+export { KINDS, type ImportOptions, type ImportReport } from './run.js';
+
+const slugOf = (item: Json): string => (typeof item.slug === 'string' ? item.slug : '');
+
+function statusOf(item: Json): string {
+  return typeof item.status === 'string' && item.status !== '' ? item.status : 'publish';
+}
+
+/** Lists every page of a resource; yields the items, reporting failed pages and progress. */
+async function* walk(
+  run: Run,
+  source: Source,
+  options: ImportOptions,
+  kind: ImportKind,
+  query: Record<string, string | number>,
+): AsyncGenerator<Json> {
+  const progress = options.progress?.(kind);
+  let done = 0;
+  let total = 0;
+  for await (const outcome of pages(source, `${kind}`, kind, query)) {
+    if (!outcome.ok) {
+      run.pageFailed(kind, outcome.page, outcome.reason);
+      continue;
+    }
+    total = Math.max(total, outcome.page.total);
+    for (const entry of outcome.page.items) {
+      if (isRecord(entry)) yield entry;
+      progress?.(++done, Math.max(total, done));
+    }
+  }
+  // A failed page leaves the bar short of its total: end it where the items did.
+  if (done < total) progress?.(done, done);
+}
+
+/** Categories with every parent before its children (API.md §24); a parent missing from the list comes first as a root. */
+function parentsFirst(items: Json[]): Json[] {
+  const byId = new Map(items.map((entry) => [sourceIdOf(entry), entry]));
+  const ordered: Json[] = [];
+  const placed = new Set<number>();
+  const place = (entry: Json, depth: number) => {
+    const id = sourceIdOf(entry);
+    if (id === undefined || placed.has(id)) return;
+    const parent = byId.get(parentOf(entry));
+    if (parent && depth < 100) place(parent, depth + 1);
+    placed.add(id);
+    ordered.push(entry);
+  };
+  for (const entry of items) place(entry, 0);
+  return ordered;
+}
+
+async function importTerms(run: Run, source: Source, options: ImportOptions, kind: 'categories' | 'tags') {
+  const items: Json[] = [];
+  for await (const entry of walk(run, source, options, kind, { hide_empty: 'false' })) items.push(entry);
+  for (const listed of kind === 'categories' ? parentsFirst(items) : items) {
+    const entry = await withTranslations(source, kind, listed);
+    const sourceId = sourceIdOf(entry);
+    if (sourceId === undefined) continue;
+    const parentId = parentOf(entry);
+    let parent: number | undefined;
+    if (kind === 'categories') {
+      parent = parentId === 0 ? 0 : run.localId('categories', parentId);
+      if (parent === undefined && !options.dryRun) {
+        run.fail(kind, sourceId, slugOf(entry), `its parent category #${parentId} was not imported`);
+        continue;
+      }
+    }
+    await run.write({
+      kind,
+      sourceId,
+      slug: slugOf(entry),
+      body: termBody(entry, parent),
+      languages: translationsOf(entry),
+      modified: undefined,
+    });
+  }
+}
+
+/** Copy mode reads each term, venue and organizer with `context=edit` for its translations (API.md §18). */
+async function withTranslations(source: Source, kind: ImportKind, entry: Json): Promise<Json> {
+  if (!source.copyMode || !source.fetch.auth) return entry;
+  const response = await item(source, `${kind}/${String(entry.id)}`, { context: 'edit' }).catch((error: unknown) => {
+    if (error instanceof SourceError) return undefined;
+    throw error;
+  });
+  return response?.status === 200 && isRecord(response.body) ? response.body : entry;
+}
+
+function linkedPlan(kind: 'venues' | 'organizers', entry: Json, sourceId: number): Planned {
+  const status = statusOf(entry);
+  return {
+    kind,
+    sourceId,
+    slug: slugOf(entry),
+    body: kind === 'venues' ? venueBody(entry, status) : organizerBody(entry, status),
+    languages: translationsOf(entry),
+    modified: modifiedOf(entry),
+    nameField: kind === 'venues' ? 'venue' : 'organizer',
+  };
+}
+
+async function importLinked(
+  run: Run,
+  source: Source,
+  options: ImportOptions,
+  kind: 'venues' | 'organizers',
+  statuses: string,
+) {
+  for await (const entry of walk(run, source, options, kind, { status: statuses })) {
+    const sourceId = sourceIdOf(entry);
+    if (sourceId === undefined) continue;
+    await run.write(linkedPlan(kind, await withTranslations(source, kind, entry), sourceId));
+  }
+}
+
+/** A linked item an event embeds but no list showed (e.g. a venue the lists hide): imported from the event. */
+async function ensureLinked(run: Run, source: Source, kind: 'venues' | 'organizers', embedded: Json) {
+  const sourceId = sourceIdOf(embedded);
+  if (sourceId === undefined) return undefined;
+  if (run.isDone(kind, sourceId) || run.hasFailed(kind, sourceId)) return run.localId(kind, sourceId);
+  return run.write(linkedPlan(kind, await withTranslations(source, kind, embedded), sourceId));
+}
+
+async function eventLinks(run: Run, source: Source, entry: Json, sourceId: number) {
+  const refs = eventReferences(entry);
+  const missing: string[] = [];
+  const venue = refs.venue ? await ensureLinked(run, source, 'venues', refs.venue) : undefined;
+  if (refs.venue && venue === undefined) missing.push(`venue #${String(refs.venue.id)}`);
+  const organizers: number[] = [];
+  for (const organizer of refs.organizers) {
+    const id = await ensureLinked(run, source, 'organizers', organizer);
+    if (id === undefined) missing.push(`organizer #${String(organizer.id)}`);
+    else organizers.push(id);
+  }
+  const terms = (kind: 'categories' | 'tags', ids: number[]) =>
+    ids.flatMap((id) => {
+      const local = run.localId(kind, id);
+      if (local === undefined) missing.push(`${SINGULAR[kind]} #${id}`);
+      return local === undefined ? [] : [local];
+    });
+  const links = {
+    venue: venue ?? null,
+    organizers,
+    categories: terms('categories', refs.categories),
+    tags: terms('tags', refs.tags),
+  };
+  if (missing.length > 0)
+    run.warnings.push(`events #${sourceId}: written without ${missing.join(', ')} (not imported)`);
+  return links;
+}
+
+async function writeEvent(run: Run, source: Source, options: ImportOptions, entry: Json, protectedAtSource: boolean) {
+  const sourceId = sourceIdOf(entry);
+  if (sourceId === undefined) return;
+  const slug = slugOf(entry);
+  // TEC never shows passwords: a protected event comes in as a draft, flagged (API.md §24).
+  const status = protectedAtSource ? 'draft' : statusOf(entry);
+  if (protectedAtSource)
+    run.warnings.push(
+      `events #${sourceId} ${slug}: password-protected at the source; imported as a draft without its password`,
+    );
+  const links =
+    options.dryRun && run.isDone('events', sourceId) ? undefined : await eventLinks(run, source, entry, sourceId);
+  await run.write({
+    kind: 'events',
+    sourceId,
+    slug,
+    body: eventBody(entry, status, links ?? { venue: null, organizers: [], categories: [], tags: [] }),
+    languages: translationsOf(entry),
+    modified: modifiedOf(entry),
+  });
+}
+
+async function importEvents(run: Run, source: Source, options: ImportOptions, statuses: string) {
+  const listed = new Set<number>();
+  const hidden = source.copyMode ? undefined : await wpEventIds(source, statuses);
+  const query: Record<string, string | number> = { start_date: '1900-01-01', end_date: '2200-12-31', status: statuses };
+  // context=edit is for editors: without credentials a copy has the published, listed events only.
+  // Series are copied whole, with their rules: the target expands their occurrences (API.md §24).
+  if (source.copyMode) query.expand = 'false';
+  if (source.copyMode && options.auth) query.context = 'edit';
+  else if (source.copyMode) {
+    run.markIncomplete('events');
+    run.warnings.push(
+      'copy mode without --auth: events hidden from listings, drafts, passwords and translations are not copied',
+    );
+  }
+  for await (const entry of walk(run, source, options, 'events', query)) {
+    const sourceId = sourceIdOf(entry);
+    if (sourceId !== undefined) listed.add(sourceId);
+    await writeEvent(
+      run,
+      source,
+      options,
+      entry,
+      sourceId !== undefined && (hidden?.ids.get(sourceId)?.protected ?? false),
+    );
+  }
+  if (source.copyMode) return;
+  if (!hidden) {
+    run.markIncomplete('events');
+    run.warnings.push(
+      'events hidden from listings could not be found: the source has no wp/v2/tribe_events route, and TEC lists never show them',
+    );
+    return;
+  }
+  if (hidden.failures.length > 0) run.markIncomplete('events');
+  for (const reason of hidden.failures) run.warnings.push(`wp/v2/tribe_events ${reason}`);
+  for (const [id, { protected: isProtected }] of hidden.ids) {
+    if (listed.has(id)) continue;
+    const response = await item(source, `events/${id}`).catch((error: unknown) => {
+      if (error instanceof SourceError) return error;
+      throw error;
+    });
+    if (response instanceof SourceError) run.fail('events', id, '', response.message);
+    else if (response.status !== 200 || !isRecord(response.body))
+      run.fail(
+        'events',
+        id,
+        '',
+        `HTTP ${response.status}${isRecord(response.body) ? ` ${String(response.body.code)}` : ''}`,
+      );
+    else await writeEvent(run, source, options, response.body, isProtected);
+  }
+}
+
+/**
+ * `import:tec` (API.md §24): reads a TEC site (or, in copy mode, another installation of this
+ * service) and writes everything here through the API. Throws SourceUnusable (exit 2, nothing
+ * written) when the source cannot be used; every other problem is a failed item in the report.
+ */
+export async function importTec(app: FastifyInstance, options: ImportOptions): Promise<ImportReport> {
+  const fetch = {
+    auth: options.auth,
+    allowPrivate: options.allowPrivate,
+    timeoutMs: options.timeoutMs,
+    retryDelaysMs: options.retryDelaysMs,
+    onRetry: options.onRetry,
+  };
+  const source = await discover(options.site, options.namespace, fetch);
+  const now = () => Math.floor(Date.now() / 1000);
+  const target = await Target.open(app, now());
+  try {
+    const run = new Run(source, target, options, now);
+    await run.load();
+    const statuses = options.auth ? ALL_STATUSES : 'publish';
+    await importTerms(run, source, options, 'categories');
+    await importTerms(run, source, options, 'tags');
+    await importLinked(run, source, options, 'venues', statuses);
+    await importLinked(run, source, options, 'organizers', statuses);
+    await importEvents(run, source, options, statuses);
+    for (const kind of KINDS) run.reportVanished(kind);
+    return {
+      source: source.root,
+      copyMode: source.copyMode,
+      dryRun: options.dryRun,
+      tallies: run.tallies,
+      failures: run.failures,
+      warnings: run.warnings,
+    };
+  } finally {
+    await target.close();
+  }
+}

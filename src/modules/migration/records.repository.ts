@@ -1,0 +1,97 @@
+import type { Executor } from '../../db/schema.js';
+
+/** The kinds of item an import records, in the order they are imported (API.md §24). */
+export type ImportKind = 'categories' | 'tags' | 'venues' | 'organizers' | 'events';
+
+export interface ImportRecord {
+  localId: number | null;
+  fingerprint: string;
+}
+
+/** Every record of one source and kind, by source id (a whole site's are read once per run). */
+export async function recordsOf(db: Executor, source: string, kind: ImportKind): Promise<Map<number, ImportRecord>> {
+  const rows = await db
+    .selectFrom('import_records')
+    .select(['source_id', 'local_id', 'fingerprint'])
+    .where('source', '=', source)
+    .where('kind', '=', kind)
+    .execute();
+  return new Map(
+    rows.map((row) => [
+      Number(row.source_id),
+      { localId: row.local_id === null ? null : Number(row.local_id), fingerprint: row.fingerprint },
+    ]),
+  );
+}
+
+/** Marks a first write as under way, so that a run interrupted during it can find its result. */
+export async function reserve(db: Executor, source: string, kind: ImportKind, sourceId: number, at: number) {
+  await db
+    .insertInto('import_records')
+    .values({ source, kind, source_id: sourceId, local_id: null, fingerprint: '', imported_at: at })
+    .onConflict((oc) => oc.columns(['source', 'kind', 'source_id']).doNothing())
+    .execute();
+}
+
+export async function complete(
+  db: Executor,
+  source: string,
+  kind: ImportKind,
+  sourceId: number,
+  record: { localId: number; fingerprint: string },
+  at: number,
+): Promise<void> {
+  await db
+    .insertInto('import_records')
+    .values({
+      source,
+      kind,
+      source_id: sourceId,
+      local_id: record.localId,
+      fingerprint: record.fingerprint,
+      imported_at: at,
+    })
+    .onConflict((oc) =>
+      oc
+        .columns(['source', 'kind', 'source_id'])
+        .doUpdateSet({ local_id: record.localId, fingerprint: record.fingerprint, imported_at: at }),
+    )
+    .execute();
+}
+
+/** Whether a local item is the import of some source item (any source): such an item is never adopted for another. */
+export async function isRecordedLocal(db: Executor, kind: ImportKind, localId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('import_records')
+    .select('source_id')
+    .where('kind', '=', kind)
+    .where('local_id', '=', localId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The local term of a taxonomy with this slug, in its original language. */
+export async function termIdBySlug(
+  db: Executor,
+  taxonomy: 'category' | 'tag',
+  slug: string,
+): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('terms')
+    .select('id')
+    .where('taxonomy', '=', taxonomy)
+    .where('slug', '=', slug)
+    .executeTakeFirst();
+  return row?.id;
+}
+
+/** The first administrator (lowest id): imported items are theirs (API.md §24). */
+export async function firstAdministrator(db: Executor): Promise<{ id: number; login: string } | undefined> {
+  return db
+    .selectFrom('users')
+    .select(['id', 'login'])
+    .where('role', '=', 'administrator')
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
+}

@@ -1,0 +1,108 @@
+import { createHash } from 'node:crypto';
+import type { Caller } from '../../auth/caller.js';
+import type { Config } from '../../config.js';
+import type { Executor } from '../../db/schema.js';
+import type { VersionedCache } from '../../cache/lru.js';
+import type { Validator } from '../../http/conditional.js';
+import type { RequestContext } from '../../http/context.js';
+import { canReadPost } from '../posts/posts.rules.js';
+import * as repo from './validators.repository.js';
+
+/**
+ * Which representation of an item: the plain one, or `context=edit` (translations, password). The
+ * request language is left out on purpose: one ETag names the item in every language (API.md §21).
+ */
+export type Variant = 'view' | 'edit';
+
+/**
+ * Bumped when a release changes how items are represented, so that clients' copies made by an
+ * older release are not taken as current.
+ */
+const REPRESENTATION = '1';
+
+/** The settings every representation depends on (URLs, the site zone of `date` and `modified`). */
+function fingerprint(config: Config): string {
+  return [REPRESENTATION, config.publicUrl, config.basePath, config.siteTimezone, config.defaultLanguage].join('|');
+}
+
+function validatorOf(config: Config, variant: Variant, sources: readonly repo.SourceRow[]): Validator {
+  const hash = createHash('sha256').update(fingerprint(config)).update(`|${variant}`);
+  let lastModified = 0;
+  for (const source of sources) {
+    hash.update(`|${source.role}:${source.id}:${source.revision}`);
+    lastModified = Math.max(lastModified, source.changed_at);
+  }
+  return { etag: `"${hash.digest('base64url').slice(0, 27)}"`, lastModified };
+}
+
+/**
+ * An event's validator: its own revision and those of the venue, organizers and terms it shows to
+ * this caller (an event never shows a venue or organizer its reader may not read). Undefined when
+ * the event does not exist.
+ */
+export async function eventValidator(
+  db: Executor,
+  config: Config,
+  caller: Caller | null,
+  id: number,
+  variant: Variant,
+): Promise<Validator | undefined> {
+  const sources = await repo.eventSources(db, id);
+  if (!sources.some((source) => source.role === 'self')) return undefined;
+  const shown = sources
+    .filter(
+      (source) =>
+        source.role === 'self' ||
+        source.role === 'term' ||
+        canReadPost(caller, { ...source, status_before_trash: null }),
+    )
+    .sort((a, b) => order(a) - order(b) || a.position - b.position || a.id - b.id);
+  return validatorOf(config, variant, shown);
+}
+
+const ROLES = ['self', 'venue', 'organizer', 'term'];
+const order = (source: repo.SourceRow) => ROLES.indexOf(source.role);
+
+/** A venue's or organizer's validator; undefined when it does not exist. */
+export async function postValidator(
+  db: Executor,
+  config: Config,
+  id: number,
+  variant: Variant,
+): Promise<Validator | undefined> {
+  const source = await repo.postSource(db, id);
+  return source && validatorOf(config, variant, [source]);
+}
+
+/** A category's or tag's validator; undefined when it does not exist. */
+export async function termValidator(
+  db: Executor,
+  config: Config,
+  id: number,
+  variant: Variant,
+): Promise<Validator | undefined> {
+  const source = await repo.termSource(db, id);
+  return source && validatorOf(config, variant, [source]);
+}
+
+/**
+ * A single read's validator, reused until data changes: a repeated conditional read is then
+ * answered 304 for the price of the data version check (API.md §21: "without rendering").
+ * Undefined also when data changed while it was read: it could then name a newer state than the
+ * body rendered under the request's data version, and a client holding the older body would be
+ * told later that its copy is current. Such a response goes without validators.
+ */
+export async function cachedValidator(
+  cache: VersionedCache<Validator>,
+  ctx: RequestContext,
+  key: string,
+  compute: () => Promise<Validator | undefined>,
+): Promise<Validator | undefined> {
+  const version = await ctx.dataVersion();
+  const kept = cache.get(key, version);
+  if (kept) return kept;
+  const validator = await compute();
+  if (!validator || (await ctx.freshDataVersion()) !== version) return undefined;
+  cache.set(key, version, validator);
+  return validator;
+}
