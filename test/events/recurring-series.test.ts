@@ -99,6 +99,16 @@ for (const dialect of await testDialects()) {
       );
     });
 
+    it("an occurrence's url is a public page; unknown dates are the 404 page", async () => {
+      const res = await t.api.post('/events', { ...WEEKLY_PARIS, title: 'Page class' }, { as: 'administrator' });
+      const [, second] = await occurrencesOf(t.api, res.json.id);
+      assert.equal(second.url, `http://127.0.0.1:8080/event/${res.json.slug}/2027-03-08/`);
+      const page = await t.api.get(`/event/${res.json.slug}/2027-03-08/`, { raw: true });
+      assert.equal(page.status, 200, page.text);
+      assert.match(page.text, /2027-03-08 19:00/);
+      assert.equal((await t.api.get(`/event/${res.json.slug}/2027-03-09/`, { raw: true })).status, 404);
+    });
+
     it('lists show occurrences, never the series row, in start order with matching totals', async () => {
       const res = await t.api.post(
         '/events',
@@ -195,6 +205,43 @@ for (const dialect of await testDialects()) {
       assert.equal(paged.json.events.length, 2);
       assert.equal(paged.headers['x-wp-total'], '6');
       assert.match(paged.json.rest_url, new RegExp(`/events/${draft.json.id}/occurrences\\?`));
+    });
+
+    it("a series' translations, terms and venue reach its occurrences; term counts count the series once", async () => {
+      const res = await t.api.post(
+        '/events',
+        {
+          ...WEEKLY_PARIS,
+          title: 'Language class',
+          categories: ['Courses'],
+          venue: { venue: 'Class room' },
+          recurrence: ['RRULE:FREQ=WEEKLY;COUNT=3'],
+        },
+        { as: 'administrator' },
+      );
+      assert.equal(res.status, 201, res.text);
+      const fr = await t.api.patch(
+        `/events/${res.json.id}`,
+        { title: 'Cours de langue', i18n_language: 'fr' },
+        { as: 'administrator' },
+      );
+      assert.equal(fr.status, 200, fr.text);
+      const inFrench = await t.api.get(`/events/${res.json.id}/occurrences`, { query: { i18n_language: 'fr' } });
+      assert.deepEqual(
+        inFrench.json.events.map((e: Json) => e.title),
+        ['Cours de langue', 'Cours de langue', 'Cours de langue'],
+      );
+      const occurrences = await occurrencesOf(t.api, res.json.id);
+      assert.ok(occurrences.every((o) => o.title === 'Language class' && o.venue.venue === 'Class room'));
+      assert.ok(occurrences.every((o) => o.categories[0]?.name === 'Courses'));
+      const category = res.json.categories[0];
+      assert.equal((await t.api.get(`/categories/${category.id}`)).json.count, 1);
+      const found = await t.api.get('/events', {
+        query: { search: 'langue', i18n_language: 'fr', start_date: '2027-01-01' },
+      });
+      assert.equal(found.json.total, 3);
+      const byVenue = await t.api.get('/events', { query: { venue: res.json.venue.id, start_date: '2027-01-01' } });
+      assert.equal(byVenue.json.total, 3);
     });
 
     it('bad lines are 400s naming the line and the reason, and create nothing', async () => {

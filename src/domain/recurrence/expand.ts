@@ -71,28 +71,30 @@ export function expandSeries(
   const walls: Temporal.PlainDateTime[] = [];
   if (set.rule === undefined) walls.push(startWall);
   else {
-    let rule: RRuleTemporal;
+    // The last wall-clock day the series may reach: the horizon's (or UNTIL's) day and one more, or
+    // an all-day UNTIL date. `between` is the library's fast path (`all` with an iterator was
+    // 50–300 times slower for a daily rule).
+    const last = lastDate && Temporal.PlainDate.compare(lastDate, lastWall) < 0 ? lastDate : lastWall;
+    let dates: { toPlainDateTime(): { toString(): string } }[];
     try {
-      rule = new RRuleTemporal({
+      const rule = new RRuleTemporal({
         rruleString: set.rule,
         dtstart: startWall.toZonedDateTime('UTC'),
         includeDtstart: true,
         maxIterations: 100_000,
       });
-      rule.all((date) => {
-        // Re-read with our Temporal: the library bundles its own polyfill, whose zone offsets are
-        // wrong for some zones (Africa/Casablanca's Ramadan changes, found by the dateutil cross-check).
-        const wall = Temporal.PlainDateTime.from(date.toPlainDateTime().toString());
-        if (Temporal.PlainDate.compare(wall.toPlainDate(), lastWall) > 0) return false;
-        if (lastDate && Temporal.PlainDate.compare(wall.toPlainDate(), lastDate) > 0) return false;
-        walls.push(wall);
-        if (walls.length > MAX_MATERIALISED) throw new TooMany();
-        return true;
-      });
+      dates = rule.between(
+        startWall.toZonedDateTime('UTC'),
+        last.toPlainDateTime({ hour: 23, minute: 59, second: 59 }).toZonedDateTime('UTC'),
+        true,
+      );
     } catch (error) {
-      if (error instanceof TooMany) throw new RecurrenceProblem(set.ruleLine, tooMany);
       throw new RecurrenceProblem(set.ruleLine, error instanceof Error ? error.message : String(error));
     }
+    if (dates.length > MAX_MATERIALISED) throw new RecurrenceProblem(set.ruleLine, tooMany);
+    // Re-read with our Temporal: the library bundles its own polyfill, whose zone offsets are
+    // wrong for some zones (Africa/Casablanca's Ramadan changes, found by the dateutil cross-check).
+    for (const date of dates) walls.push(Temporal.PlainDateTime.from(date.toPlainDateTime().toString()));
   }
 
   const byStart = new Map<number, Temporal.PlainDateTime>();
@@ -134,7 +136,6 @@ export function expandSeries(
   });
 }
 
-class TooMany extends Error {}
 const tooMany = `the series would have more than ${MAX_MATERIALISED} occurrences`;
 
 /** An RDATE/EXDATE value as the start it names: a date at the series' time of day, or an instant. */

@@ -106,7 +106,11 @@ export async function materialise(
   );
   const moved: number[] = [];
   for (const [old, occurrence] of kept) {
-    if (old.recurrence_id !== occurrence.recurrenceId || old.start_utc !== occurrence.start || options.sharedChanged) {
+    if (
+      old.recurrence_id !== occurrence.recurrenceId ||
+      old.start_utc !== occurrence.start ||
+      old.end_utc !== occurrence.end
+    ) {
       // An override given its own dates keeps them (API.md §20.3); its original start still follows.
       if (TIMES.some((field) => fieldsOf(old.overrides).has(field)))
         await repo.updateOccurrenceTimes(trx, old.id, { recurrence_id: occurrence.recurrenceId });
@@ -125,6 +129,8 @@ export async function materialise(
     for (const [overrides, ids] of byOverrides) await repo.copyShared(trx, seriesId, ids, fieldsOf(overrides));
   }
   await repo.markMaterialised(trx, seriesId, horizon.until);
-  changes.add('event', ...moved, ...addedIds, ...removed.map((o) => o.id));
+  // Every occurrence written is a change (caches, change feed): with shared fields, all that remain.
+  const written = options.sharedChanged ? kept.map(([old]) => old.id) : moved;
+  changes.add('event', ...written, ...addedIds, ...removed.map((o) => o.id));
   return { added: addedIds, removed: removed.map((o) => o.id) };
 }

@@ -15,6 +15,7 @@ export interface StoredOccurrence {
   id: number;
   recurrence_id: string;
   start_utc: number;
+  end_utc: number;
   status: string;
   overrides: string | null;
   timezone: string;
@@ -28,6 +29,7 @@ export async function occurrencesOf(db: Executor, seriesId: number): Promise<Sto
       'events.post_id as id',
       'events.recurrence_id',
       'events.start_utc',
+      'events.end_utc',
       'posts.status',
       'events.overrides',
       'events.timezone',
