@@ -84,5 +84,13 @@ export default defineConfig(
       globals: globals.node,
     },
   },
+  {
+    // The editor's script runs in browsers (API.md §23.2: an enhancement of the plain forms).
+    files: ['public/**/*.js'],
+    languageOptions: {
+      sourceType: 'script',
+      globals: globals.browser,
+    },
+  },
   prettier,
 );

@@ -80,6 +80,14 @@ export function scenarios(samples: Samples): Scenario[] {
       const end = new Date(Date.parse(`${start}T00:00:00Z`) + 21 * 86_400_000).toISOString().slice(0, 10);
       return `/ical/events.ics?categories=${pick(samples.categorySlugs)}&start_date=${start}&end_date=${end}`;
     }),
+    // The website (issue 27): a subcategory's month view (about 300 events at 100,000) and the
+    // upcoming list, alternately.
+    read('pages', () => {
+      if (Math.random() < 0.5) return `/events/?page=${page(20)}`;
+      const month = pick(samples.windows)[0].slice(0, 7);
+      const leaves = samples.categorySlugs.filter((slug) => /-(one|two|three)$/.test(slug));
+      return `/events/month/${month}/?categories=${pick(leaves.length > 0 ? leaves : samples.categorySlugs)}`;
+    }),
     read('single', () => `${NS}/events/${pick(samples.eventIds)}`),
     conditionalScenario(samples),
     read('slug', () => `${NS}/events/by-slug/${pick(samples.slugs)}`),
@@ -117,8 +125,8 @@ export function scenarios(samples: Samples): Scenario[] {
       },
     },
   ];
-  // `mixed` keeps the JSON reads it was measured with before the `ical` scenario existed.
-  const reads = list.filter((s) => !s.write && !['baseline', 'ical', 'conditional'].includes(s.name));
+  // `mixed` keeps the JSON reads it was measured with before the `ical`, `conditional` and `pages` scenarios existed.
+  const reads = list.filter((s) => !s.write && !['baseline', 'ical', 'conditional', 'pages'].includes(s.name));
   const writes = list.filter((s) => s.write);
   list.push({ name: 'mixed', write: true, next: () => (Math.random() < 0.05 ? pick(writes) : pick(reads)).next() });
   return list;

@@ -9,7 +9,6 @@ import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling } from
 import { MAX_SLUG_LENGTH } from './domain/slugs.js';
 import { RouteRegistry } from './http/routes.js';
 import { orderPreservingSerializerFactory } from './http/serializer.js';
-import { NAMESPACE } from './http/urls.js';
 import { isLanguage, LANGUAGES } from './i18n/languages.js';
 import { syncSiteTimezone } from './modules/events/events.maintenance.js';
 import { registerEventRoutes } from './modules/events/events.routes.js';
@@ -20,6 +19,8 @@ import { resolveWithDns, type ResolveHost } from './modules/import/ics.fetch.js'
 import { registerImportRoutes } from './modules/import/import.routes.js';
 import { registerIcalRoutes } from './modules/ical/ical.routes.js';
 import { registerPageRoutes } from './modules/pages/pages.routes.js';
+import { htmlNotFound, registerHtmlHeaders } from './modules/site/errors.js';
+import { registerEditorRoutes } from './modules/admin/admin.routes.js';
 import { registerOrganizerRoutes } from './modules/organizers/organizers.routes.js';
 import { registerTermRoutes } from './modules/terms/terms.routes.js';
 import { registerChangesRoute, schedulePurge } from './modules/sync/changes.routes.js';
@@ -74,11 +75,9 @@ declare module 'fastify' {
   }
 }
 
-// The iCalendar routes (API.md §19.2 `ical_url`) take the language segment too.
-const LANGUAGE_PREFIX = new RegExp(
-  `^/(${LANGUAGES.join('|')})(?=/(?:${NAMESPACE.replace(/\//g, '\\/')}|ical)(?:[/?]|$))`,
-  'i',
-);
+// Every path takes the language segment: the namespace (API.md §1), the iCalendar routes (§19.2
+// `ical_url`), the website and the editor (§23); all but the operational routes of §25.4.
+const LANGUAGE_PREFIX = new RegExp(`^/(${LANGUAGES.join('|')})(?=[/?]|$)(?!/(?:health|ready|metrics)(?:[/?]|$))`, 'i');
 
 /**
  * Strips BASE_PATH and the optional `/{lang}` segment before routing, so one set of routes serves
@@ -98,6 +97,7 @@ function rewriteUrlFor(config: Config) {
     if (match && language !== undefined && isLanguage(language)) {
       raw.calendarPathLanguage = language;
       url = url.slice(match[0].length);
+      if (!url.startsWith('/')) url = `/${url}`;
     }
     return url;
   };
@@ -242,7 +242,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.setValidatorCompiler(() => () => true);
 
   registerBodyParsers(app);
-  registerErrorHandling(app, config, registerMetrics(app, metrics));
+  registerErrorHandling(app, config, registerMetrics(app, metrics), htmlNotFound);
+  registerHtmlHeaders(app, config);
   // CORS first, so that every answer (a 429 too) is readable cross-origin; then the rate limits,
   // before anything else is done for the request (API.md §25.1, §25.2).
   registerCors(app, cors);
@@ -271,7 +272,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   registerOptionsRoutes(app, registry);
   const ical = createIcalModule(events, keep);
   registerIcalRoutes(app, ical);
-  registerPageRoutes(app, events, ical);
+  registerPageRoutes(app, events, ical, keep);
+  registerEditorRoutes(app);
   registerOperations(app, config, { db: handle.db, metrics, searchIndexState: () => events.searchIndexState() });
   return app;
 }

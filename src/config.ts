@@ -45,6 +45,16 @@ export interface Config {
   readonly recurrenceHorizonMonths: number;
   /** IMPORT_ALLOW_PRIVATE_URLS: whether `POST /import/ics` and `import:tec` may reach private addresses (API.md §19.3, §24). */
   readonly importAllowPrivateUrls: boolean;
+  /** SITE_LOGO_URL: an image shown beside the site name on the website (API.md §23); none when unset. */
+  readonly siteLogoUrl: string | undefined;
+}
+
+/** SITE_LOGO_URL: an absolute http(s) URL or a path on this site (the pages' CSP allows both). */
+function logoUrl(env: Env): string | undefined {
+  const value = env.SITE_LOGO_URL?.trim();
+  if (!value) return undefined;
+  if (/^https?:\/\/[^\s"<>]+$/i.test(value) || /^\/[^\s"<>]*$/.test(value)) return value;
+  throw new ConfigError('SITE_LOGO_URL', `must be an http(s) URL or a path starting with "/", got "${value}"`);
 }
 
 export class ConfigError extends Error {
@@ -212,5 +222,6 @@ export function loadConfig(env: Env = process.env): Config {
     webhookWorker: onOff(env, 'WEBHOOK_WORKER'),
     recurrenceHorizonMonths: positiveInt(env, 'RECURRENCE_HORIZON_MONTHS', 24, 120),
     importAllowPrivateUrls: trueFalse(env, 'IMPORT_ALLOW_PRIVATE_URLS'),
+    siteLogoUrl: logoUrl(env),
   });
 }

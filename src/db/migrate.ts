@@ -17,6 +17,7 @@ import * as importStamp from './migrations/0013_event_import_stamp.js';
 import * as changeFeed from './migrations/0014_change_feed.js';
 import * as webhooks from './migrations/0015_webhooks.js';
 import * as recurringEvents from './migrations/0016_recurring_events.js';
+import * as editorSessions from './migrations/0018_editor_sessions.js';
 import * as importRecords from './migrations/0019_import_records.js';
 import * as feedIndexes from './migrations/0020_feed_indexes.js';
 
@@ -42,6 +43,7 @@ const STEPS: Record<string, DialectMigration> = {
   '0014_change_feed': changeFeed,
   '0015_webhooks': webhooks,
   '0016_recurring_events': recurringEvents,
+  '0018_editor_sessions': editorSessions,
   '0019_import_records': importRecords,
   '0020_feed_indexes': feedIndexes,
 };

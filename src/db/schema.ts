@@ -240,6 +240,15 @@ export interface ImportRecordsTable {
   imported_at: number;
 }
 
+/** Editor sessions (migration 0018, API.md §23.2). */
+export interface EditorSessionsTable {
+  token_hash: string;
+  app_password_id: number;
+  csrf: string;
+  created_at: number;
+  seen_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   app_passwords: AppPasswordsTable;
@@ -260,6 +269,7 @@ export interface Database {
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   import_records: ImportRecordsTable;
+  editor_sessions: EditorSessionsTable;
 }
 
 export type Db = Kysely<Database>;

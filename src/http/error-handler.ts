@@ -93,6 +93,7 @@ export function registerErrorHandling(
   app: FastifyInstance,
   config: Config,
   onUnmatched: (request: FastifyRequest, reply: FastifyReply, status: number) => void,
+  htmlNotFound: (request: FastifyRequest, reply: FastifyReply) => FastifyReply,
 ): void {
   const answer = (request: FastifyRequest, reply: FastifyReply, error: ApiError, lang: Language) => {
     if (request.is404) onUnmatched(request, reply, error.status);
@@ -108,9 +109,14 @@ export function registerErrorHandling(
     request.log.error({ err: error }, 'unhandled error');
     return answer(request, reply, new ApiError('rest_internal_error'), lang);
   });
-  app.setNotFoundHandler((request, reply) =>
-    answer(request, reply, new ApiError('rest_no_route'), errorLanguage(request, config.defaultLanguage)),
-  );
+  app.setNotFoundHandler((request, reply) => {
+    // Unknown paths outside the API and the iCalendar routes are the website's 404 page (API.md §23.1).
+    if (!isApiRequest(request) && !request.url.startsWith('/ical/')) {
+      onUnmatched(request, reply, 404);
+      return htmlNotFound(request, reply);
+    }
+    return answer(request, reply, new ApiError('rest_no_route'), errorLanguage(request, config.defaultLanguage));
+  });
 }
 
 /**

@@ -15,6 +15,7 @@ import type { Language } from '../i18n/languages.js';
 import type { CredentialRow } from '../modules/users/users.repository.js';
 import { authenticate } from '../modules/users/users.service.js';
 import type { AuthenticationGuard } from './rate-limit.js';
+import { GRANT_SCHEME, takeGrant } from '../modules/admin/grants.js';
 
 declare module 'http' {
   interface IncomingMessage {
@@ -88,6 +89,17 @@ export async function resolveCaller(
 }
 
 /**
+ * The signed-in editor behind an editor grant (modules/admin/grants.ts), carried in the Authorization
+ * header so that everything treating credentialed requests apart (the response cache) does so; an
+ * unknown or used grant is a wrong credential.
+ */
+function editorCaller(grant: string): Caller {
+  const caller = takeGrant(grant);
+  if (!caller) throw new ApiError('incorrect_password');
+  return caller;
+}
+
+/**
  * Gives every request but the operational ones (`/health`, `/ready`, `/metrics`) its context;
  * `credentialRows` keeps application passwords found, by hash (on PostgreSQL a lookup is a round
  * trip on every authenticated request); `guard` applies the rate limits that depend on the caller.
@@ -105,7 +117,9 @@ export function registerRequestContext(
     const dataVersion = versionOnce(state);
     let caller: Caller | null;
     try {
-      caller = await resolveCaller(state, credentialRows, request.headers.authorization, dataVersion);
+      const { authorization } = request.headers;
+      const grant = authorization !== undefined ? GRANT_SCHEME.exec(authorization) : null;
+      caller = grant ? editorCaller(grant[1]) : await resolveCaller(state, credentialRows, authorization, dataVersion);
     } catch (error) {
       if (error instanceof ApiError && error.code === 'incorrect_password')
         guard.onFailedAuthentication(request, reply);

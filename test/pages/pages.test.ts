@@ -43,7 +43,7 @@ for (const dialect of await testDialects()) {
         const res = await t.api.request('GET', pathOf(url), undefined, { raw: true });
         assert.equal(res.status, 200, url);
         assert.match(String(res.headers['content-type']), /^text\/html/);
-        assert.ok(res.text.startsWith('<!doctype html>'), url);
+        assert.ok(res.text.startsWith('<!DOCTYPE html>'), url);
       }
       const page = await t.api.request('GET', pathOf(event.json.url), undefined, { raw: true });
       assert.ok(page.text.includes('<h1>Night 1 &lt; 2 &amp; &quot;Day&quot;</h1>'));

@@ -155,6 +155,39 @@ for (const dialect of await testDialects()) {
       ]);
     });
 
+    it('a series logs itself and each occurrence it adds (the series and three), and deletes those a rule change removes', async () => {
+      const since = await follower(t.api);
+      const series = await t.api.post(
+        '/events',
+        {
+          ...EVENT,
+          start_date: '2027-01-04 19:00:00',
+          end_date: '2027-01-04 21:00:00',
+          recurrence: ['RRULE:FREQ=WEEKLY;COUNT=3'],
+        },
+        admin,
+      );
+      assert.equal(series.status, 201, series.text);
+      const created = await since();
+      assert.equal(
+        created.filter(([type, , action]) => type === 'event' && action === 'created').length,
+        4,
+        JSON.stringify(created),
+      );
+      const occurrences = created.map(([, id]) => id).filter((id) => id !== series.json.id);
+      const shrunk = await t.api.patch(
+        `/events/${series.json.id}`,
+        { recurrence: ['RRULE:FREQ=WEEKLY;COUNT=2'] },
+        admin,
+      );
+      assert.equal(shrunk.status, 200, shrunk.text);
+      const after = await since();
+      const deleted = after.filter(([, , action]) => action === 'deleted').map(([, id]) => id);
+      assert.equal(deleted.length, 1, JSON.stringify(after));
+      assert.ok(occurrences.includes(deleted[0]));
+      assert.ok(after.some(([, id, action]) => id === series.json.id && action === 'updated'));
+    });
+
     it('denied, invalid and failed writes log nothing', async () => {
       const since = await follower(t.api);
       const event = await t.api.post('/events', EVENT, admin);

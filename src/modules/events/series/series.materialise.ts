@@ -1,3 +1,4 @@
+import { readStates } from '../../../changes/change-log.repository.js';
 import type { ChangeSet } from '../../../changes/change-set.js';
 import type { Executor } from '../../../db/schema.js';
 import { expandSeries, type Occurrence } from '../../../domain/recurrence/expand.js';
@@ -75,6 +76,11 @@ export async function materialise(
     localDate: recurrenceIdDate(o.recurrence_id, o.timezone),
   }));
   if (!series?.recurrence) {
+    await recordDeleted(
+      trx,
+      changes,
+      stored.map((o) => o.id),
+    );
     await repo.deleteOccurrences(
       trx,
       stored.map((o) => o.id),
@@ -100,6 +106,11 @@ export async function materialise(
     ...sortKeys(o.start, o.end, times.timezone, times.all_day, horizon.siteTimezone),
     recurrence_id: o.recurrenceId,
   });
+  await recordDeleted(
+    trx,
+    changes,
+    removed.map((o) => o.id),
+  );
   await repo.deleteOccurrences(
     trx,
     removed.map((o) => o.id),
@@ -132,5 +143,14 @@ export async function materialise(
   // Every occurrence written is a change (caches, change feed): with shared fields, all that remain.
   const written = options.sharedChanged ? kept.map(([old]) => old.id) : moved;
   changes.add('event', ...written, ...addedIds, ...removed.map((o) => o.id));
+  // The change feed (API.md §21.1): every occurrence a series write adds, writes or removes.
+  for (const id of addedIds) changes.created('event', id);
+  for (const id of written) changes.updated('event', id);
   return { added: addedIds, removed: removed.map((o) => o.id) };
+}
+
+/** Occurrences about to be deleted for good, with who could read them, for the change feed. */
+async function recordDeleted(trx: Executor, changes: ChangeSet, ids: readonly number[]): Promise<void> {
+  const before = await readStates(trx, ids);
+  for (const [id, state] of before) changes.deleted('event', id, state);
 }
