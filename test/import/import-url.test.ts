@@ -141,7 +141,7 @@ for (const dialect of await testDialects()) {
     it('imports from the URL, connecting to the checked address with the URL’s host name', async () => {
       const res = await byUrl(t.api, `http://calendar.example:${local.port}/google.ics`);
       assert.equal(res.status, 200, res.text);
-      assert.equal(res.json.created.length, 4);
+      assert.equal(res.json.created.length, 5);
       assert.equal(local.seen.at(-1)?.headers.host, `calendar.example:${local.port}`);
     });
 
