@@ -142,34 +142,25 @@ export async function updateOccurrenceTimes(db: Executor, id: number, times: Par
   await db.updateTable('events').set(times).where('post_id', '=', id).execute();
 }
 
+/** The rows of an occurrence, by table and its id column, in the order they can be deleted. */
+const OCCURRENCE_ROWS = [
+  ['search_documents', 'post_id'],
+  ['event_terms', 'event_id'],
+  ['event_organizers', 'event_id'],
+  ['post_translations', 'post_id'],
+  ['events', 'post_id'],
+  ['posts', 'id'],
+] as const;
+
 /** Deletes occurrences for good (their links, translations and search text go with their posts). */
 export async function deleteOccurrences(db: Executor, ids: readonly number[]): Promise<void> {
   if (ids.length === 0) return;
   const list = listParameter(db, ids);
-  await db
-    .deleteFrom('search_documents')
-    .where(inList(db, 'post_id', list))
-    .execute();
-  await db
-    .deleteFrom('event_terms')
-    .where(inList(db, 'event_id', list))
-    .execute();
-  await db
-    .deleteFrom('event_organizers')
-    .where(inList(db, 'event_id', list))
-    .execute();
-  await db
-    .deleteFrom('post_translations')
-    .where(inList(db, 'post_id', list))
-    .execute();
-  await db
-    .deleteFrom('events')
-    .where(inList(db, 'post_id', list))
-    .execute();
-  await db
-    .deleteFrom('posts')
-    .where(inList(db, 'id', list))
-    .execute();
+  for (const [table, column] of OCCURRENCE_ROWS)
+    await db
+      .deleteFrom(table)
+      .where(inList(db, column, list))
+      .execute();
 }
 
 /** Post and event columns an occurrence shares with its series, by the write field that overrides them (API.md §20.3). */
