@@ -17,8 +17,14 @@ export interface Samples {
   categorySlugs: string[];
   words: string[];
   windows: [string, string][];
+  /** The first of `editorAuths`: the editor of the single-editor scenarios. */
   editorAuth: string;
+  /** `Authorization` headers of the editors that `editorial` writes as (`EDITORS` of them). */
+  editorAuths: string[];
 }
+
+/** Editors made for each run: `editorial` has them save events at once. */
+export const EDITORS = 5;
 
 export interface Dataset {
   url: string;
@@ -62,7 +68,7 @@ function isoDay(seconds: number): string {
   return new Date(seconds * 1000).toISOString().slice(0, 10);
 }
 
-/** A fresh database with `events` seeded events (that share of them recurring series), an editor, and samples for the scenarios. */
+/** A fresh database with `events` seeded events (that share of them recurring series), the editors, and samples for the scenarios. */
 export async function buildDataset(
   dialect: 'sqlite' | 'postgres',
   events: number,
@@ -100,10 +106,21 @@ export async function reuseDataset(url: string): Promise<Dataset> {
   }
 }
 
-/** A new editor, and what the scenarios rotate through, drawn from the seeded data. */
+/** `EDITORS` new editors (logins unique to this run, so a kept database takes more), as `Authorization` headers. */
+async function createEditors(handle: DatabaseHandle): Promise<string[]> {
+  const prefix = `bench-editor-${randomBytes(4).toString('hex')}`;
+  const auths: string[] = [];
+  for (let i = 1; i <= EDITORS; i += 1) {
+    const login = `${prefix}-${i}`;
+    const { password } = await createUser(handle.db, login, 'editor', Math.floor(Date.now() / 1000));
+    auths.push(`Basic ${Buffer.from(`${login}:${password}`).toString('base64')}`);
+  }
+  return auths;
+}
+
+/** New editors, and what the scenarios rotate through, drawn from the seeded data. */
 async function sample(handle: DatabaseHandle): Promise<Samples> {
-  const login = `bench-editor-${randomBytes(4).toString('hex')}`;
-  const { password } = await createUser(handle.db, login, 'editor', Math.floor(Date.now() / 1000));
+  const editorAuths = await createEditors(handle);
   const published = await handle.db
     .selectFrom('posts')
     .innerJoin('events', 'events.post_id', 'posts.id')
@@ -126,6 +143,7 @@ async function sample(handle: DatabaseHandle): Promise<Samples> {
     categorySlugs: categories.map((r) => r.slug),
     words: WORDS.slice(0, 12),
     windows,
-    editorAuth: `Basic ${Buffer.from(`${login}:${password}`).toString('base64')}`,
+    editorAuth: editorAuths[0],
+    editorAuths,
   };
 }

@@ -1,6 +1,9 @@
 /**
  * `npm run bench [-- --events N --recurring-share PERCENT --db sqlite|postgres --duration S --warmup S --connections C --no-cache --scenarios a,b --keep --reuse URL]`
  * Seeds a fresh database (or reuses one kept by `--keep`), starts the real server as a child process and drives it with autocannon.
+ * Scenarios: bench/scenarios.ts (`mixed`, `mixed-heavy` and `editorial` mix reads with writes, `--scenarios mixed,editorial` picks).
+ * During `mixed`, `mixed-heavy` and `editorial` a checker writes titles and reads them back: a stale read is an error.
+ * After each scenario the server reconciles its kept counts (`POST /reconcile`): each difference is an error.
  * Prints one table (req/s, p50, p99, errors, ratio to baseline, server CPU per request, CPU steal)
  * and the server's peak RSS, and writes the same as JSON under bench/results/.
  */
@@ -11,7 +14,7 @@ import { dialectOf } from '../src/db/connect.js';
 import { buildDataset, reuseDataset, type Samples } from './dataset.js';
 import { scenarios, type Scenario } from './scenarios.js';
 import { withStealShare } from './machine.js';
-import { startServer } from './server.js';
+import { startServer, type RunningServer } from './server.js';
 
 interface Row {
   scenario: string;
@@ -25,6 +28,10 @@ interface Row {
   /** Share of the machine's CPU time given to other guests of the hypervisor meanwhile (Linux). */
   steal?: number;
   stale?: number;
+  /** The server's count reconciliation after the scenario; absent when it failed. */
+  reconciled?: { checked: number; differences: number };
+  /** Why the reconciliation failed (counted as one error). */
+  reconcileError?: string;
   ratio?: number;
 }
 
@@ -98,7 +105,7 @@ async function drive(origin: string, scenario: Scenario, seconds: number): Promi
   });
 }
 
-/** During `mixed`: write a new title, then read it back anonymously (single and list); a different title is a stale read. */
+/** During scenarios with `checksStaleness` (`mixed`, …): write a new title, then read it back anonymously (single and list); a different title is a stale read. */
 async function staleChecker(
   origin: string,
   samples: Samples,
@@ -124,6 +131,23 @@ async function staleChecker(
     if (listed.events?.[0] && listed.events[0].title !== title) stale += 1;
   }
   return { checks, stale };
+}
+
+/** `POST /reconcile` after a scenario, printed; its differences (or its failure, as one) are errors of that scenario. */
+async function reconcileCounts(
+  server: RunningServer,
+): Promise<{ errors: number; reconciled?: Row['reconciled']; reconcileError?: string }> {
+  try {
+    const result = await server.reconcile();
+    const { checked, differences } = result;
+    process.stdout.write(`  count reconciliation: ${checked} kept counts checked, ${differences} differences\n`);
+    if (differences > 0) process.stdout.write(`    ${JSON.stringify(result.details).slice(0, 500)}\n`);
+    return { errors: differences, reconciled: { checked, differences } };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    process.stdout.write(`  count reconciliation failed: ${message}\n`);
+    return { errors: 1, reconcileError: message };
+  }
 }
 
 function printTable(rows: Row[], rssKb: number | undefined): void {
@@ -169,28 +193,36 @@ async function main(): Promise<void> {
       }
       process.stdout.write(`running ${scenario.name}…\n`);
       let done = false;
-      const checker = scenario.name === 'mixed' ? staleChecker(server.origin, dataset.samples, () => done) : undefined;
+      const checker = scenario.checksStaleness ? staleChecker(server.origin, dataset.samples, () => done) : undefined;
       const cpuBefore = server.cpuTimeMs();
       const { result, steal } = await withStealShare(() => drive(server.origin, scenario, duration));
       const cpuAfter = server.cpuTimeMs();
       done = true;
       const staleness = await checker;
+      if (staleness)
+        process.stdout.write(`  stale-read check: ${staleness.checks} reads after writes, ${staleness.stale} stale\n`);
+      const reconciliation = await reconcileCounts(server);
       rows.push({
         scenario: scenario.name,
         requestsPerSecond: result.requests.average,
         p50: result.latency.p50,
         p99: result.latency.p99,
-        errors: unexpected(scenario, result) + result.errors + result.timeouts + (staleness?.stale ?? 0),
+        errors:
+          unexpected(scenario, result) +
+          result.errors +
+          result.timeouts +
+          (staleness?.stale ?? 0) +
+          reconciliation.errors,
         requests: result.requests.total,
         cpuPerRequest:
           cpuBefore !== undefined && cpuAfter !== undefined && result.requests.total > 0
             ? (cpuAfter - cpuBefore) / result.requests.total
             : undefined,
         stale: staleness?.stale,
+        reconciled: reconciliation.reconciled,
+        reconcileError: reconciliation.reconcileError,
         steal,
       });
-      if (staleness)
-        process.stdout.write(`  stale-read check: ${staleness.checks} reads after writes, ${staleness.stale} stale\n`);
     }
     const baseline = rows.find((r) => r.scenario === 'baseline')?.requestsPerSecond;
     for (const row of rows) if (baseline) row.ratio = row.requestsPerSecond / baseline;

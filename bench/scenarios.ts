@@ -16,6 +16,8 @@ export interface Scenario {
   prepare?(origin: string): Promise<void>;
   /** A status that counts as success besides 2xx (`conditional` expects its 304s). */
   expected?: number;
+  /** Runs the stale-read checker alongside (bench/run.ts): a write scenario whose reads must see its writes. */
+  checksStaleness?: boolean;
 }
 
 /** Events whose ETags `conditional` sends back: enough to spread over the dataset, few to read first. */
@@ -59,6 +61,61 @@ function json(auth: string): Record<string, string> {
   return { authorization: auth, 'content-type': 'application/json' };
 }
 
+/** `POST /events` of a new published event (a distinct title each time), as the editor `auth`. */
+function createRequest(samples: Samples, auth: string): BenchRequest {
+  counter += 1;
+  const day = 1 + (counter % 300);
+  const start = new Date(Date.now() + day * 86_400_000).toISOString().slice(0, 10);
+  const body = {
+    title: `Bench event ${run} ${counter}`,
+    description: '<p>Created by the benchmark.</p>',
+    start_date: `${start} 18:00:00`,
+    end_date: `${start} 20:00:00`,
+    status: 'publish',
+    categories: [pick(samples.categorySlugs)],
+  };
+  return { method: 'POST', path: `${NS}/events`, headers: json(auth), body: JSON.stringify(body) };
+}
+
+/** `PATCH /events/{id}` of a sample event's title, as the editor `auth`. */
+function updateRequest(samples: Samples, auth: string): BenchRequest {
+  counter += 1;
+  return {
+    method: 'PATCH',
+    path: `${NS}/events/${pick(samples.eventIds)}`,
+    headers: json(auth),
+    body: JSON.stringify({ title: `Updated by the benchmark ${counter}` }),
+  };
+}
+
+/** Share of `editorial`'s requests that are editors' saves (half updates, half creates). */
+const EDITORIAL_WRITES = 0.1;
+
+/**
+ * `editorial` (issue 29): the editors (`samples.editorAuths`) saving events while the public
+ * reads. Each write is by one editor picked at random, half title updates of a sample event, half
+ * new events; the reads are anonymous, spread evenly over the list, single events, a word search
+ * and the website's upcoming list (HTML).
+ */
+function editorialScenario(samples: Samples): Scenario {
+  const publicReads: (() => string)[] = [
+    () => `${NS}/events?page=${page(20)}`,
+    () => `${NS}/events/${pick(samples.eventIds)}`,
+    () => `${NS}/events?search=${pick(samples.words)}`,
+    () => `/events/?page=${page(20)}`,
+  ];
+  return {
+    name: 'editorial',
+    write: true,
+    checksStaleness: true,
+    next: () => {
+      if (Math.random() >= EDITORIAL_WRITES) return { method: 'GET', path: pick(publicReads)() };
+      const editor = pick(samples.editorAuths);
+      return Math.random() < 0.5 ? updateRequest(samples, editor) : createRequest(samples, editor);
+    },
+  };
+}
+
 /** The scenarios of the benchmark issue; each rotates through many distinct requests. */
 export function scenarios(samples: Samples): Scenario[] {
   const read = (name: string, next: () => string, headers?: Record<string, string>): Scenario => ({
@@ -93,41 +150,19 @@ export function scenarios(samples: Samples): Scenario[] {
     read('slug', () => `${NS}/events/by-slug/${pick(samples.slugs)}`),
     read('venues', () => `${NS}/venues?page=${page(20)}`),
     read('auth-list', () => `${NS}/events?page=${page(20)}`, { authorization: samples.editorAuth }),
-    {
-      name: 'create',
-      write: true,
-      next: () => {
-        counter += 1;
-        const day = 1 + (counter % 300);
-        const start = new Date(Date.now() + day * 86_400_000).toISOString().slice(0, 10);
-        const body = {
-          title: `Bench event ${run} ${counter}`,
-          description: '<p>Created by the benchmark.</p>',
-          start_date: `${start} 18:00:00`,
-          end_date: `${start} 20:00:00`,
-          status: 'publish',
-          categories: [pick(samples.categorySlugs)],
-        };
-        return { method: 'POST', path: `${NS}/events`, headers: json(samples.editorAuth), body: JSON.stringify(body) };
-      },
-    },
-    {
-      name: 'update',
-      write: true,
-      next: () => {
-        counter += 1;
-        return {
-          method: 'PATCH',
-          path: `${NS}/events/${pick(samples.eventIds)}`,
-          headers: json(samples.editorAuth),
-          body: JSON.stringify({ title: `Updated by the benchmark ${counter}` }),
-        };
-      },
-    },
+    { name: 'create', write: true, next: () => createRequest(samples, samples.editorAuth) },
+    { name: 'update', write: true, next: () => updateRequest(samples, samples.editorAuth) },
   ];
   // `mixed` keeps the JSON reads it was measured with before the `ical`, `conditional` and `pages` scenarios existed.
   const reads = list.filter((s) => !s.write && !['baseline', 'ical', 'conditional', 'pages'].includes(s.name));
   const writes = list.filter((s) => s.write);
-  list.push({ name: 'mixed', write: true, next: () => (Math.random() < 0.05 ? pick(writes) : pick(reads)).next() });
+  // `mixed-heavy` (issue 29): the same requests with four times the writes.
+  const mixed = (name: string, writeShare: number): Scenario => ({
+    name,
+    write: true,
+    checksStaleness: true,
+    next: () => (Math.random() < writeShare ? pick(writes) : pick(reads)).next(),
+  });
+  list.push(mixed('mixed', 0.05), mixed('mixed-heavy', 0.2), editorialScenario(samples));
   return list;
 }

@@ -1,12 +1,24 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 
+/** What `POST /reconcile` found: kept counts compared with a recount, and how many differed. */
+export interface Reconciliation {
+  checked: number;
+  differences: number;
+  details: unknown[];
+}
+
 export interface RunningServer {
   origin: string;
   process: ChildProcess;
+  /** The server's `METRICS_TOKEN`: the bearer of `/metrics` and `/reconcile`. */
+  metricsToken: string;
+  /** Asks the server to recount its kept counts and compare (`POST /reconcile`); a failure throws. */
+  reconcile(): Promise<Reconciliation>;
   /** Peak resident set size so far (kB), from /proc (Linux). */
   peakRssKb(): number | undefined;
   /** CPU time the server process has used so far (ms, user + system), from /proc (Linux). */
@@ -86,7 +98,12 @@ export async function startServer(
 ): Promise<RunningServer> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const entry = options.build ? [...startV8Flags(), await productionBuild()] : ['--import', 'tsx', 'src/server.ts'];
+  // BENCH_SERVER_FLAGS: extra Node flags for the server alone (`--cpu-prof` to see where a scenario's time goes).
+  const extra = process.env.BENCH_SERVER_FLAGS?.split(/\s+/).filter(Boolean) ?? [];
+  const entry = options.build
+    ? [...startV8Flags(), ...extra, await productionBuild()]
+    : [...extra, '--import', 'tsx', 'src/server.ts'];
+  const metricsToken = options.extraEnv?.METRICS_TOKEN ?? randomBytes(16).toString('hex');
   const child = spawn(process.execPath, entry, {
     env: {
       ...process.env,
@@ -97,6 +114,7 @@ export async function startServer(
       LOG_LEVEL: 'warn',
       RESPONSE_CACHE: options.cache ? 'on' : 'off',
       CALENDAR_ADMIN_PASSWORD: 'bench-admin-password',
+      METRICS_TOKEN: metricsToken,
       ...options.extraEnv,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -111,6 +129,21 @@ export async function startServer(
   return {
     origin,
     process: child,
+    metricsToken,
+    async reconcile() {
+      const res = await fetch(`${origin}/reconcile`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${metricsToken}` },
+      });
+      if (!res.ok) throw new Error(`POST /reconcile answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
+      const body = (await res.json()) as Partial<Reconciliation>;
+      if (typeof body.checked !== 'number' || typeof body.differences !== 'number') {
+        throw new Error(
+          `POST /reconcile answered without checked and differences: ${JSON.stringify(body).slice(0, 200)}`,
+        );
+      }
+      return { checked: body.checked, differences: body.differences, details: body.details ?? [] };
+    },
     peakRssKb() {
       try {
         const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');

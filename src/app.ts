@@ -180,8 +180,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     clientErrorHandler: clientErrorHandler(config),
     schemaController: { compilersFactory: { buildSerializer: orderPreservingSerializerFactory() } },
   });
-  const linked = createLinkedModule({ db: handle.db, config, keep });
-  const terms = createTermsModule({ db: handle.db, config, keep });
+  const linked = createLinkedModule({ db: handle.db, config, keep, version });
+  const terms = createTermsModule({ db: handle.db, config, keep, version });
   const events = createEventsModule({
     db: handle.db,
     config,
@@ -274,6 +274,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   registerIcalRoutes(app, ical);
   registerPageRoutes(app, events, ical, keep);
   registerEditorRoutes(app);
-  registerOperations(app, config, { db: handle.db, metrics, searchIndexState: () => events.searchIndexState() });
+  registerOperations(app, config, {
+    db: handle.db,
+    metrics,
+    searchIndexState: () => events.searchIndexState(),
+    reconcileCounts: () => events.reconcileCounts(),
+  });
   return app;
 }

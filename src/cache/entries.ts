@@ -24,6 +24,12 @@ export interface Fragment {
   blanked?: Buffer;
   /** What it was rendered from (`changeKey`s): after this process's writes, it is reused until one of them names one of these. */
   depends?: readonly string[];
+  /**
+   * Parts that hold a shared item rendered on its own (an event's terms), filled with that item's
+   * current bytes on every use: `at` in `json`, after `open`. A term's count moves with every event
+   * written in it, and events that embedded its bytes had all been rendered again.
+   */
+  slots?: readonly { at: number; open: Buffer; kind: string; id: number }[];
 }
 
 /** What a cache entry costs besides its bytes (key, entry, arrays), counted so the budget is honest. */

@@ -30,6 +30,10 @@ export class LruCache<V extends object | string | number | boolean | bigint | sy
     return this.entries.peek(key);
   }
 
+  delete(key: string): void {
+    this.entries.delete(key);
+  }
+
   /** The key of the entry that a value of `size` would evict first; undefined when it fits beside the others. */
   evictedBy(size: number): string | undefined {
     const { entries } = this;
@@ -39,6 +43,11 @@ export class LruCache<V extends object | string | number | boolean | bigint | sy
 
   get size(): number {
     return this.entries.size;
+  }
+
+  /** The keys held, most recently used first. */
+  keys(): string[] {
+    return [...this.entries.keys()];
   }
 }
 
@@ -56,16 +65,37 @@ export class VersionedCache<V> {
    * accepts, which is then stamped with `version` so that the next read checks nothing.
    */
   get(key: string, version: string, stillValid?: (storedUnder: string, value: V) => boolean): V | undefined {
+    return this.carried(key, version, (storedUnder, value) => (stillValid?.(storedUnder, value) ? value : undefined));
+  }
+
+  /**
+   * The value stored under `version`; or what `carry` makes of one stored under an older version
+   * (undefined: it cannot be carried over), then stored under `version` so that the next read
+   * checks nothing.
+   */
+  carried(key: string, version: string, carry: (storedUnder: string, value: V) => V | undefined): V | undefined {
     const entry = this.lru.get(key);
     if (!entry) return undefined;
     if (entry.version === version) return entry.value;
-    if (!stillValid?.(entry.version, entry.value)) return undefined;
-    entry.version = version;
-    return entry.value;
+    const value = carry(entry.version, entry.value);
+    if (value === undefined) return undefined;
+    if (value === entry.value) entry.version = version;
+    // Set again, so that the size is counted anew.
+    else this.lru.set(key, { version, value });
+    return value;
   }
 
   set(key: string, version: string, value: V): void {
     this.lru.set(key, { version, value });
+  }
+
+  /** The keys held (for a check of every entry, not for requests). */
+  keys(): string[] {
+    return this.lru.keys();
+  }
+
+  delete(key: string): void {
+    this.lru.delete(key);
   }
 
   /** Whether a value of any version is under `key`, without counting a use. */
@@ -123,10 +153,18 @@ export class PassThroughCache<V> extends VersionedCache<V> {
     return undefined;
   }
 
+  override carried(): V | undefined {
+    return undefined;
+  }
+
   override set(): void {}
 
   override has(): boolean {
     return false;
+  }
+
+  override keys(): string[] {
+    return [];
   }
 
   override currentVictim(): string | undefined {

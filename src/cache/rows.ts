@@ -2,8 +2,9 @@ import type { VersionedCache } from './lru.js';
 
 /**
  * Rows by id that many representations embed (venues, organizers, terms): each is read once per
- * key and reused until data changes. Without a `version` (inside a write's transaction, which may
- * see data no version names yet) they are always read afresh.
+ * key and reused until a write changes it (`unchanged`: no write between the version it was read
+ * under and `version` named it). Without a `version` (inside a write's transaction, which may see
+ * data no version names yet) they are always read afresh.
  */
 export async function rowsById<R>(
   cache: VersionedCache<R>,
@@ -11,12 +12,13 @@ export async function rowsById<R>(
   keyOf: (id: number) => string,
   ids: readonly number[],
   load: (ids: readonly number[]) => Promise<Map<number, R>>,
+  unchanged: (storedUnder: string, id: number) => boolean,
 ): Promise<Map<number, R>> {
   if (version === undefined) return load(ids);
   const found = new Map<number, R>();
   const missing: number[] = [];
   for (const id of new Set(ids)) {
-    const row = cache.get(keyOf(id), version);
+    const row = cache.get(keyOf(id), version, (storedUnder) => unchanged(storedUnder, id));
     if (row) found.set(id, row);
     else missing.push(id);
   }

@@ -28,6 +28,31 @@ export interface ItemChange {
   readonly before: ReadState | null | undefined;
 }
 
+/** An event as lists select it (listing/matches.ts): what decides which lists and counts it is in. */
+export interface ListedState {
+  readonly status: string;
+  readonly author_id: number;
+  readonly start_key: number;
+  readonly end_key: number;
+  readonly hidden: boolean;
+  readonly series_id: number | null;
+  readonly parent_id: number;
+  readonly featured: boolean;
+  readonly venue_id: number | null;
+  readonly organizer_ids: readonly number[];
+  readonly term_ids: readonly number[];
+  readonly protected: boolean;
+  /** Its title, excerpt and description in every language, lower-cased: where searched words may be. */
+  readonly text: string;
+}
+
+/** An event as lists selected it before a write and after (null: not there). */
+export interface EventMove {
+  readonly id: number;
+  readonly before: ListedState | null;
+  readonly after: ListedState | null;
+}
+
 /**
  * What one committed write changed. A write names the items it changed when it knows them; a
  * change set that names nothing means that anything may have changed (every cache entry is then
@@ -38,6 +63,7 @@ export class ChangeSet {
   private readonly named = new Set<string>();
   private readonly eventIds = new Set<number>();
   private readonly itemChanges = new Map<string, ItemChange>();
+  private readonly eventMoves = new Map<number, { before: ListedState | null; after: ListedState | null }>();
 
   add(kind: ChangeKind, ...ids: number[]): void {
     for (const id of ids) {
@@ -54,6 +80,26 @@ export class ChangeSet {
   /** The events named. */
   get events(): ReadonlySet<number> {
     return this.eventIds;
+  }
+
+  /** Records an event's listed state before the write (the first one recorded) and after it (the latest). */
+  moved(id: number, before: ListedState | null, after: ListedState | null): void {
+    const earlier = this.eventMoves.get(id);
+    this.eventMoves.set(id, { before: earlier ? earlier.before : before, after });
+  }
+
+  /**
+   * How the write moved events in and out of lists; undefined when it may have changed lists in
+   * other ways: it named nothing, it wrote an event without saying how it moved, or it changed or
+   * deleted a term, venue or organizer (term filters widen to children; deletions unlink events).
+   */
+  get moves(): readonly EventMove[] | undefined {
+    if (this.named.size === 0) return undefined;
+    for (const id of this.eventIds) if (!this.eventMoves.has(id)) return undefined;
+    for (const change of this.itemChanges.values()) {
+      if (change.type === 'event' ? !this.eventMoves.has(change.id) : change.action !== 'created') return undefined;
+    }
+    return [...this.eventMoves].map(([id, move]) => ({ id, ...move }));
   }
 
   created(type: ItemType, id: number): void {

@@ -4,6 +4,7 @@ import type SQLite from 'better-sqlite3';
 import type { DatabaseHandle } from '../db/connect.js';
 import type { DirectReader } from '../db/direct.js';
 import type { Db } from '../db/schema.js';
+import type { EventMove } from './change-set.js';
 
 /**
  * A token that changes whenever data may have changed, in this process or another one. Cached
@@ -13,16 +14,24 @@ export interface DataVersion {
   current(): Promise<string>;
   /**
    * Called by the write helper (changes/writes.ts) once a write has committed, with what it changed
-   * (`changeKey`s) when it knows; without them, anything may have changed.
+   * (`changeKey`s) when it knows, without them anything may have changed; and how it moved events
+   * in and out of lists, when it knows (ChangeSet.moves).
    */
-  bump(changed?: readonly string[]): Promise<void>;
+  bump(changed?: readonly string[], moves?: readonly EventMove[]): Promise<void>;
   /** Whether every change from version `from` to version `to` was made by this process. */
   localSince(from: string, to: string): boolean;
   /** Whether nothing under `keys` changed from version `from` to version `to`: every change between was this process's, and named other keys. */
   unchangedSince(from: string, to: string, keys: readonly string[]): boolean;
+  /**
+   * The event moves of every change from version `from` to version `to`, one list per write;
+   * undefined unless every change between was this process's and said how it moved events.
+   */
+  movesSince(from: string, to: string): readonly (readonly EventMove[])[] | undefined;
 }
 
 const CHANGED_KEYS_KEPT = 100_000;
+/** Writes whose event moves are kept: an entry older than that many writes is computed again. */
+const MOVES_KEPT = 10_000;
 
 /**
  * The latest of this process's own bumps that changed each key, by the bump's sequence number (the
@@ -32,9 +41,13 @@ const CHANGED_KEYS_KEPT = 100_000;
 export class ChangeJournal {
   private readonly changedAt = new Map<string, number>();
   private everythingAt = 0;
+  /** Per recent bump, how it moved events (null: it did not say). */
+  private readonly movesAt = new Map<number, readonly EventMove[] | null>();
 
   /** On PostgreSQL, concurrent bumps may be recorded out of order: a key keeps its latest sequence. */
-  record(sequence: number, changed: readonly string[] | undefined): void {
+  record(sequence: number, changed: readonly string[] | undefined, moves?: readonly EventMove[]): void {
+    this.movesAt.set(sequence, moves ?? null);
+    if (this.movesAt.size > MOVES_KEPT) dropOldest(this.movesAt);
     if (!changed || this.changedAt.size + changed.length > CHANGED_KEYS_KEPT) {
       // Forgetting keys is safe only if everything before counts as changed.
       let latest = Math.max(this.everythingAt, sequence);
@@ -44,6 +57,18 @@ export class ChangeJournal {
       return;
     }
     for (const key of changed) this.changedAt.set(key, Math.max(this.changedAt.get(key) ?? 0, sequence));
+  }
+
+  /** The moves of each bump after `sequence` up to `upTo`; undefined if one is unknown or forgotten. */
+  movesAfter(sequence: number, upTo: number): (readonly EventMove[])[] | undefined {
+    if (!(upTo >= sequence) || upTo - sequence > MOVES_KEPT) return undefined;
+    const found: (readonly EventMove[])[] = [];
+    for (let at = sequence + 1; at <= upTo; at++) {
+      const moves = this.movesAt.get(at);
+      if (!moves) return undefined;
+      found.push(moves);
+    }
+    return found;
   }
 
   unchangedAfter(sequence: number, keys: readonly string[]): boolean {
@@ -66,13 +91,15 @@ export function sqliteDataVersion(database: SQLite.Database): DataVersion {
   const localSince = (from: string, to: string) => from.split(':')[1] === to.split(':')[1];
   return {
     current: async () => `${local}:${Number(dataVersion.get())}`,
-    bump: async (changed) => {
+    bump: async (changed, moves) => {
       local += 1;
-      journal.record(local, changed);
+      journal.record(local, changed, moves);
     },
     localSince,
     unchangedSince: (from, to, keys) =>
       localSince(from, to) && journal.unchangedAfter(Number(from.split(':')[0]), keys),
+    movesSince: (from, to) =>
+      localSince(from, to) ? journal.movesAfter(Number(from.split(':')[0]), Number(to.split(':')[0])) : undefined,
   };
 }
 
@@ -134,17 +161,18 @@ export function postgresDataVersion(db: Db, direct?: DirectReader): DataVersion 
   };
   return {
     current: coalesced(async () => String((await read())[0]?.version ?? 0)),
-    bump: async (changed) => {
+    bump: async (changed, moves) => {
       const { rows } = await sql<{
         version: number;
       }>`UPDATE cache_state SET version = version + 1 WHERE id = 1 RETURNING version`.execute(db);
       const version = Number(rows[0]?.version);
       own.add(version);
       if (own.size > OWN_VERSIONS_KEPT) dropOldest(own);
-      journal.record(version, changed);
+      journal.record(version, changed, moves);
     },
     localSince,
     unchangedSince: (from, to, keys) => localSince(from, to) && journal.unchangedAfter(Number(from), keys),
+    movesSince: (from, to) => (localSince(from, to) ? journal.movesAfter(Number(from), Number(to)) : undefined),
   };
 }
 

@@ -23,6 +23,12 @@ export function changeSetOf(trx: object): ChangeSet | undefined {
   return openWrites.get(trx);
 }
 
+/** What `Writes.mark` takes note of. */
+export interface WriteMark {
+  readonly committed: number;
+  readonly quiet: boolean;
+}
+
 export type WriteWork<T> = (trx: Transaction<Database>, changes: ChangeSet) => Promise<T>;
 
 /**
@@ -44,6 +50,9 @@ const ATTEMPTS = 8;
 export class Writes {
   private readonly listeners: ChangeListener[] = [];
   private readonly committing: CommittingHook[] = [];
+  /** Writes that reached their commit, and those of them whose change set is not yet published. */
+  private committed = 0;
+  private unpublished = 0;
 
   constructor(
     private readonly db: Db,
@@ -60,6 +69,20 @@ export class Writes {
   }
 
   /**
+   * Taken before a read and checked after it (`settledSince`): whether the read saw exactly the
+   * writes published under the data version read before it. A read stamped with a version may see
+   * a write that committed but was not published yet; a kept count adjusted by that write's moves
+   * would then count it twice (listing/kept-counts.ts).
+   */
+  mark(): WriteMark {
+    return { committed: this.committed, quiet: this.unpublished === 0 };
+  }
+
+  settledSince(mark: WriteMark): boolean {
+    return mark.quiet && this.unpublished === 0 && this.committed === mark.committed;
+  }
+
+  /**
    * `work` may run more than once (after a deadlock or serialization failure, see ATTEMPTS), each
    * time in a new transaction with a new change set: it must read what it depends on through `trx`.
    */
@@ -68,6 +91,7 @@ export class Writes {
       const changes = new ChangeSet();
       let result: T;
       let logged: readonly LoggedChange[] = [];
+      let committing = false;
       try {
         result = await this.db.transaction().execute(async (trx) => {
           openWrites.set(trx, changes);
@@ -77,15 +101,23 @@ export class Writes {
           logged = prepared.changes;
           for (const hook of this.committing) await hook(trx, logged);
           await appendChanges(trx, prepared);
+          committing = true;
+          this.committed += 1;
+          this.unpublished += 1;
           return value;
         });
       } catch (error) {
+        if (committing) this.unpublished -= 1;
         if (!isTransientConflict(error) || attempt >= ATTEMPTS) throw error;
         // Jittered, growing pauses so that the writers that collided do not collide again in step.
         await sleep(Math.random() * 5 * attempt);
         continue;
       }
-      await this.version.bump(changes.keys);
+      try {
+        await this.version.bump(changes.keys, changes.moves);
+      } finally {
+        this.unpublished -= 1;
+      }
       for (const listener of this.listeners) listener(changes, logged);
       return result;
     }

@@ -20,6 +20,7 @@ import * as recurringEvents from './migrations/0016_recurring_events.js';
 import * as editorSessions from './migrations/0018_editor_sessions.js';
 import * as importRecords from './migrations/0019_import_records.js';
 import * as feedIndexes from './migrations/0020_feed_indexes.js';
+import * as seriesIndex from './migrations/0021_series_index.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -46,6 +47,7 @@ const STEPS: Record<string, DialectMigration> = {
   '0018_editor_sessions': editorSessions,
   '0019_import_records': importRecords,
   '0020_feed_indexes': feedIndexes,
+  '0021_series_index': seriesIndex,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -20,6 +20,8 @@ export interface OperationsOptions {
   readonly metrics: Metrics;
   /** What `/health` says of the in-memory search candidates (`npm run bench` waits for `ready`). */
   searchIndexState(): string;
+  /** Counts the kept list totals again and compares (`POST /reconcile`). */
+  reconcileCounts(): Promise<{ checked: number; differences: number; details: unknown[] }>;
 }
 
 /** Whether a trivial query answers within a second; a slower database counts as down. */
@@ -81,5 +83,16 @@ export function registerOperations(app: FastifyInstance, config: Config, options
     }
     const { registry } = options.metrics;
     return reply.type(registry.contentType).send(await registry.metrics());
+  });
+  // Proves the totals kept across writes right (docs/operations.md): only with METRICS_TOKEN, as it
+  // counts every kept list again in SQL.
+  app.post('/reconcile', route, async (request, reply) => {
+    noStore(reply);
+    if (config.metricsToken === undefined || !bearerMatches(request.headers.authorization, config.metricsToken)) {
+      throw forbidden(false);
+    }
+    const found = await options.reconcileCounts();
+    if (found.differences > 0) request.log.warn({ reconciliation: found }, 'kept list totals differed from a recount');
+    return found;
   });
 }

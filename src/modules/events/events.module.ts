@@ -9,7 +9,13 @@ import type { Db } from '../../db/schema.js';
 import type { LinkedModule } from '../linked/linked.module.js';
 import type { TermsModule } from '../terms/terms.module.js';
 import { createEventsState, type EventsState } from './events.state.js';
-import { acceleratedListing, type KeptList } from './listing/accelerated.js';
+import {
+  acceleratedListing,
+  reconcileCounts,
+  type KeptCount,
+  type KeptList,
+  type Reconciliation,
+} from './listing/accelerated.js';
 import type { EventListing } from './listing/listing.js';
 import { plainListing } from './listing/plain.js';
 import { fragmentRendering } from './rendering/fragments.js';
@@ -46,6 +52,8 @@ export interface EventsModule {
   searchIndexState(): 'ready' | 'building';
   /** Builds what searches need now rather than on the first one (server start). */
   prepare(): Promise<void>;
+  /** Counts the kept list totals again in SQL and compares (`POST /reconcile`); nothing is kept on the plain path. */
+  reconcileCounts(): Promise<Reconciliation>;
 }
 
 /** The one place where the events module's accelerated or plain paths are chosen. */
@@ -58,7 +66,13 @@ export function createEventsModule(deps: EventsModuleDeps): EventsModule {
       candidates: undefined,
       fragments: undefined,
     };
-    return { state, ...plain, searchIndexState: () => 'ready', prepare: async () => undefined };
+    return {
+      state,
+      ...plain,
+      searchIndexState: () => 'ready',
+      prepare: async () => undefined,
+      reconcileCounts: async () => ({ checked: 0, differences: 0, details: [] }),
+    };
   }
   const candidates = new EventCandidates(deps.db, deps.version, deps.onError, { offThread: deps.offThread });
   deps.writes.onCommitted((changes) => {
@@ -70,14 +84,17 @@ export function createEventsModule(deps: EventsModuleDeps): EventsModule {
     config: deps.config,
     plain: plainListing(state),
     candidates,
-    counts: deps.keep<number>(10_000, 10_000),
+    counts: deps.keep<KeptCount>(10_000, 10_000),
     // Entries are many searches (a category, a word and a window give tens of ids at 100,000
     // events) and a few whole lists; the id budget bounds the memory (docs/performance-log.md).
     eventLists: deps.keep<KeptList>(20_000, 2_000_000, (list) => list.ids.length),
+    versions: deps.version,
+    writes: deps.writes,
   };
   return {
     state,
     listing: acceleratedListing(listingState),
+    reconcileCounts: () => reconcileCounts(listingState),
     rendering: fragmentRendering(state, fragments, deps.version),
     candidates,
     fragments,

@@ -7,6 +7,7 @@ import type { Languages } from '../linked/linked.repository.js';
 import { postColumns } from '../posts/posts.repository.js';
 import { searchDocument } from './search/documents.js';
 import type { CountState } from './term-counts.js';
+import type { ListedState } from '../../changes/change-set.js';
 
 /** An event with its translatable text resolved for the request language. */
 export interface EventRow extends ImageRow, Omit<EventColumns, 'start_key' | 'end_key'> {
@@ -355,4 +356,56 @@ export async function refreshSearchDocument(db: Executor, eventId: number): Prom
   const translations = await translatedTexts(db, [eventId]);
   const { body, exact } = searchDocument([post, ...translations], post.password);
   await upsertSearchDocument(db, [eventId, body, exact]);
+}
+
+const listedColumns = compiledOnce((db, slot: Slots<[eventId: number]>) =>
+  db
+    .selectFrom('events')
+    .innerJoin('posts', 'posts.id', 'events.post_id')
+    .select([
+      'events.status',
+      'events.author_id',
+      'events.start_key',
+      'events.end_key',
+      'events.hide_from_listings',
+      'events.series_id',
+      'events.featured',
+      'events.venue_id',
+      'posts.parent_id',
+      'posts.password',
+      'posts.title',
+      'posts.excerpt',
+      'posts.description',
+    ])
+    .where('events.post_id', '=', slot(0)),
+);
+const organizerIdsOf = compiledOnce((db, slot: Slots<[eventId: number]>) =>
+  db.selectFrom('event_organizers').select('organizer_id').where('event_id', '=', slot(0)),
+);
+
+/** The event as lists select it (listing/matches.ts), or null when it is not there. */
+export async function listedState(db: Executor, eventId: number): Promise<ListedState | null> {
+  const [row] = await listedColumns(db, [eventId]);
+  if (!row) return null;
+  const [translations, organizers, termIds] = [
+    await translatedTexts(db, [eventId]),
+    await organizerIdsOf(db, [eventId]),
+    await termIdsOfEvent(db, eventId),
+  ];
+  const text = [row, ...translations].map((t) => `${t.title}\n${t.excerpt}\n${t.description}`).join('\n');
+  return {
+    status: row.status,
+    author_id: row.author_id,
+    start_key: row.start_key,
+    end_key: row.end_key,
+    hidden: row.hide_from_listings !== 0,
+    series_id: row.series_id,
+    parent_id: row.parent_id,
+    featured: row.featured !== 0,
+    venue_id: row.venue_id,
+    organizer_ids: organizers.map((o) => o.organizer_id),
+    term_ids: termIds,
+    protected: row.password !== '',
+    text: text.toLowerCase(),
+  };
 }

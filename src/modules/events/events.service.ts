@@ -362,11 +362,13 @@ async function withCounts<T>(
   write: () => Promise<T & { id: number }>,
 ): Promise<T & { id: number }> {
   const before = eventId === undefined ? { published: false, termIds: [] } : await repo.countState(trx, eventId, false);
+  const listedBefore = eventId === undefined ? null : await repo.listedState(trx, eventId);
   // Updates (an event id is given) bump the iCalendar SEQUENCE when they reschedule (API.md §19.1).
   const result = await (eventId === undefined ? write() : withSequence(trx, eventId, write));
   const deltas = countDeltas(before, await repo.countState(trx, result.id, false));
   await termsRepo.adjustTermCounts(trx, deltas);
   recordChange(changes, result.id, deltas);
+  changes.moved(result.id, listedBefore, await repo.listedState(trx, result.id));
   return result;
 }
 
@@ -776,6 +778,7 @@ export async function deleteEvent(
     await ctx.write(async (trx, changes) => {
       await requireCurrent(ctx.conditions, () => eventValidator(trx, state.config, ctx.caller, post.id, 'view'));
       const before = await repo.countState(trx, post.id, dialectOfExecutor(trx) === 'postgres');
+      changes.moved(post.id, await repo.listedState(trx, post.id), null);
       // A series goes with its occurrences; a deleted occurrence stays excluded from its series (API.md §20.3).
       if (place?.recurrence != null) await syncSeriesRemoved(trx, changes, post.id);
       if (place?.series_id != null && place.recurrence_id !== null)

@@ -1,3 +1,4 @@
+import type { DataVersion } from '../../changes/data-version.js';
 import type { CacheMaker } from '../../cache/maker.js';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/schema.js';
@@ -8,8 +9,14 @@ export interface LinkedModule {
   readonly db: Db;
   readonly config: Config;
   readonly state: LinkedState;
+  readonly version: DataVersion;
 }
 
-export function createLinkedModule(deps: { db: Db; config: Config; keep: CacheMaker }): LinkedModule {
-  return { db: deps.db, config: deps.config, state: createLinkedState(deps.keep) };
+export function createLinkedModule(deps: {
+  db: Db;
+  config: Config;
+  keep: CacheMaker;
+  version: DataVersion;
+}): LinkedModule {
+  return { db: deps.db, config: deps.config, state: createLinkedState(deps.keep), version: deps.version };
 }

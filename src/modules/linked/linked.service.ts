@@ -1,6 +1,6 @@
 import { requireCurrent } from '../../http/conditional.js';
 import { postValidator } from '../sync/validators.js';
-import type { ChangeSet } from '../../changes/change-set.js';
+import { changeKey, type ChangeSet } from '../../changes/change-set.js';
 import { changeSetOf } from '../../changes/writes.js';
 import type { DateTime } from 'luxon';
 import { callerCan } from '../../auth/caller.js';
@@ -70,6 +70,8 @@ export async function linkedRowsById(
     (id) => `${kind.type}|${id}|${ctx.lang}`,
     ids,
     (missing) => repo.findLinkedMany(db, kind, missing, languages(linked, ctx)),
+    (storedUnder, id) =>
+      version !== undefined && linked.version.unchangedSince(storedUnder, version, [changeKey(kind.type, id)]),
   );
 }
 

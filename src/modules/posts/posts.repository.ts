@@ -259,6 +259,19 @@ export function visibleTo(
   return sql<SqlBool>`(${inWanted} AND (${status} = 'publish' OR ${sql.ref(`${alias}.author_id`)} = ${caller.userId}))`;
 }
 
+/** visibleTo for one post in memory: whether a list of `statuses` for `caller` shows a post of `status` by `authorId`. */
+export function isVisibleTo(
+  caller: Caller | null,
+  statuses: readonly string[] | undefined,
+  status: string,
+  authorId: number,
+): boolean {
+  if (!caller || seesPublishedOnly(caller)) return status === 'publish';
+  const wanted = (statuses ?? ['publish', 'future', 'draft', 'pending', 'private']).includes(status);
+  if (callerCan(caller, 'read_others_private_posts')) return wanted;
+  return wanted && (status === 'publish' || authorId === caller.userId);
+}
+
 /**
  * The columns every post representation reads: the post row, its text in the request language
  * (joined as `tr_req` / `tr_def`, see db/translations.ts) and its image (joined as `images`).

@@ -1,3 +1,4 @@
+import type { DataVersion } from '../../changes/data-version.js';
 import type { CacheMaker } from '../../cache/maker.js';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/schema.js';
@@ -8,8 +9,14 @@ export interface TermsModule {
   readonly db: Db;
   readonly config: Config;
   readonly state: TermsState;
+  readonly version: DataVersion;
 }
 
-export function createTermsModule(deps: { db: Db; config: Config; keep: CacheMaker }): TermsModule {
-  return { db: deps.db, config: deps.config, state: createTermsState(deps.keep) };
+export function createTermsModule(deps: {
+  db: Db;
+  config: Config;
+  keep: CacheMaker;
+  version: DataVersion;
+}): TermsModule {
+  return { db: deps.db, config: deps.config, state: createTermsState(deps.keep), version: deps.version };
 }

@@ -1,3 +1,4 @@
+import { changeKey } from '../../changes/change-set.js';
 import { requireCurrent } from '../../http/conditional.js';
 import { termValidator } from '../sync/validators.js';
 import { changeSetOf } from '../../changes/writes.js';
@@ -322,20 +323,37 @@ export async function findOrCreateTermByName(
   }
 }
 
-/** The terms of each event in link order; term rows are reused until data changes (cache/rows.ts). */
+/** Term rows by id, reused until a write changes them (cache/rows.ts). */
+export async function termRowsById(
+  terms: TermsModule,
+  ctx: RequestContext,
+  ids: readonly number[],
+  db: Executor = terms.db,
+): Promise<Map<number, repo.TermRow>> {
+  const version = db === terms.db ? await ctx.dataVersion() : undefined;
+  return rowsById(
+    terms.state.rows,
+    version,
+    (id) => `${id}|${ctx.lang}`,
+    ids,
+    (missing) => repo.findTermsByIds(db, missing, languages(terms, ctx)),
+    (storedUnder, id) =>
+      version !== undefined && terms.version.unchangedSince(storedUnder, version, [changeKey('term', id)]),
+  );
+}
+
+/** The terms of each event in link order (termRowsById). */
 export async function termsOfLinks(
   terms: TermsModule,
   ctx: RequestContext,
   links: readonly { event_id: number; term_id: number }[],
   db: Executor = terms.db,
 ): Promise<Map<number, repo.TermRow[]>> {
-  const version = db === terms.db ? await ctx.dataVersion() : undefined;
-  const rows = await rowsById(
-    terms.state.rows,
-    version,
-    (id) => `${id}|${ctx.lang}`,
+  const rows = await termRowsById(
+    terms,
+    ctx,
     links.map((link) => link.term_id),
-    (missing) => repo.findTermsByIds(db, missing, languages(terms, ctx)),
+    db,
   );
   const result = new Map<number, repo.TermRow[]>();
   for (const link of links) {

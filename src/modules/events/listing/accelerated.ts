@@ -1,14 +1,18 @@
+import type { DataVersion } from '../../../changes/data-version.js';
+import type { Writes } from '../../../changes/writes.js';
 import type { Config } from '../../../config.js';
 import type { Db } from '../../../db/schema.js';
 import type { RequestContext } from '../../../http/context.js';
 import type { VersionedCache } from '../../../cache/lru.js';
 import { languages } from '../../linked/linked.service.js';
+import type { Languages } from '../../linked/linked.repository.js';
 import * as posts from '../../posts/posts.repository.js';
 import { viewerKey } from '../../posts/posts.viewer.js';
 import * as repo from './listing.repository.js';
 import type { EventCandidates } from '../search/candidates.js';
 import type { EventListing } from './listing.js';
 import type { PlainListing } from './plain.js';
+import { countMoved, unmovedBy } from './matches.js';
 
 /** What the accelerated listing keeps between requests, all stamped with the data version. */
 export interface ListingState {
@@ -18,8 +22,23 @@ export interface ListingState {
   /** In-memory narrowing of public searches and counts (search/candidates.ts). */
   readonly candidates: EventCandidates;
   /** Totals per filter and reader, and how often each list was read (the "hot" rule). */
-  readonly counts: VersionedCache<number>;
+  readonly counts: VersionedCache<KeptCount>;
   readonly eventLists: VersionedCache<KeptList>;
+  /** What tells which writes a kept entry has outlived, and how they moved events (matches.ts). */
+  readonly versions: DataVersion;
+  readonly writes: Writes;
+}
+
+/**
+ * A count kept between requests. `exact`: it counted the writes published under its version and no
+ * other (Writes.mark), so the events later writes move in and out of its list adjust it; otherwise
+ * it is only kept while no write moves an event it may count.
+ */
+export interface KeptCount {
+  n: number;
+  exact: boolean;
+  /** What a list total counted (hit counters have none): carried over and reconciled by it. */
+  of?: { filter: repo.EventFilter; languages: Languages };
 }
 
 /**
@@ -60,8 +79,8 @@ async function isHot(
 ): Promise<boolean> {
   const key = `hits|${filterKey(ctx, filter)}`;
   const version = await ctx.dataVersion();
-  const hits = (state.counts.get(key, version) ?? 0) + 1;
-  state.counts.set(key, version, hits);
+  const hits = (state.counts.carried(key, version, unmoved(state, filter, version))?.n ?? 0) + 1;
+  state.counts.set(key, version, { n: hits, exact: false });
   return hits >= hotAfter(total);
 }
 
@@ -103,7 +122,7 @@ async function keptList(
 ): Promise<KeptList> {
   const key = filterKey(ctx, filter);
   const version = await ctx.dataVersion();
-  const cached = state.eventLists.get(key, version);
+  const cached = state.eventLists.carried(key, version, unmoved(state, filter, version));
   if (cached && (cached.ids.length === cached.total || cached.ids.length >= needed)) return cached;
   const found = (await publicSearch(ctx, state, filter, version)) ?? (await state.plain.ids(ctx, filter));
   // The head kept of a long search still holds the page asked for (`needed` ids).
@@ -217,12 +236,71 @@ function mergeInListOrder(a: { ids: number[]; keys: number[] }, b: readonly { id
   return merged;
 }
 
-/** `total` is counted once per distinct filter and reader until data changes (issue "benchmark harness"). */
+/**
+ * `total` is counted once per distinct filter and reader (issue "benchmark harness"), then kept
+ * across this process's writes: adjusted by the events they move in and out of the list, or, where
+ * that cannot be told in memory, kept while they move none it may count (matches.ts).
+ */
 async function countOnce(ctx: RequestContext, state: ListingState, filter: repo.EventFilter): Promise<number> {
   const version = await ctx.dataVersion();
-  return state.counts.computed(
-    filterKey(ctx, filter),
-    version,
-    async () => (await publicCount(ctx, state, filter, version)) ?? state.plain.count(ctx, filter),
-  );
+  const key = filterKey(ctx, filter);
+  const carried = state.counts.carried(key, version, carriedCount(state, version));
+  if (carried) return carried.n;
+  const counted = await state.counts.computed(key, version, async () => {
+    const mark = state.writes.mark();
+    const n = (await publicCount(ctx, state, filter, version)) ?? (await state.plain.count(ctx, filter));
+    return { n, exact: state.writes.settledSince(mark), of: { filter, languages: languages(state, ctx) } };
+  });
+  return counted.n;
+}
+
+/** What a reconciliation of the kept counts found (`POST /reconcile`, docs/operations.md). */
+export interface Reconciliation {
+  checked: number;
+  differences: number;
+  details: { key: string; kept: number; counted: number }[];
+}
+
+/**
+ * Counts every kept list total again in SQL, the plain way, and compares: a kept total that
+ * differs is reported and dropped. Totals a write raced with are left for the next run.
+ */
+export async function reconcileCounts(state: ListingState): Promise<Reconciliation> {
+  const found: Reconciliation = { checked: 0, differences: 0, details: [] };
+  for (const key of state.counts.keys()) {
+    const mark = state.writes.mark();
+    const version = await state.versions.current();
+    const kept = state.counts.carried(key, version, carriedCount(state, version));
+    if (!kept?.of) continue;
+    const counted = await repo.countEvents(state.db, kept.of.filter, kept.of.languages);
+    if (!state.writes.settledSince(mark)) continue;
+    found.checked += 1;
+    if (counted === kept.n) continue;
+    found.differences += 1;
+    found.details.push({ key, kept: kept.n, counted });
+    state.counts.delete(key);
+  }
+  return found;
+}
+
+/** Carries a kept total over to `version`: adjusted by the writes since if `exact`, else only if they moved none it may count. */
+function carriedCount(state: ListingState, version: string) {
+  return (storedUnder: string, count: KeptCount): KeptCount | undefined => {
+    const writes = state.versions.movesSince(storedUnder, version);
+    const filter = count.of?.filter;
+    if (!writes || !filter) return undefined;
+    let n = count.n;
+    for (const moves of writes) {
+      const moved = count.exact ? countMoved(filter, moves) : unmovedBy(filter, moves) ? 0 : undefined;
+      if (moved === undefined) return undefined;
+      n += moved;
+    }
+    return { ...count, n };
+  };
+}
+
+/** Carries a kept entry of `filter` over to `version` if no write since moved an event it may hold. */
+function unmoved<V>(state: ListingState, filter: repo.EventFilter, version: string) {
+  return (storedUnder: string, value: V): V | undefined =>
+    state.versions.movesSince(storedUnder, version)?.every((moves) => unmovedBy(filter, moves)) ? value : undefined;
 }

@@ -166,11 +166,14 @@ function eventConditions(db: Executor, filter: EventFilter): Expression<SqlBool>
     );
   }
   if (filter.featured !== undefined) conditions.push(events('events.featured', '=', filter.featured ? 1 : 0));
-  // A series' id names its occurrences (API.md §20.2).
-  if (filter.include)
+  // A series' id names its occurrences (API.md §20.2). One set of ids, each part read from its own
+  // index: `post_id IN (…) OR series_id IN (…)` made both planners scan the whole window.
+  if (filter.include) {
+    const ids = sql.join(filter.include);
     conditions.push(
-      events.or([events('events.post_id', 'in', filter.include), events('events.series_id', 'in', filter.include)]),
+      sql<SqlBool>`events.post_id IN (SELECT o.post_id FROM events o WHERE o.post_id IN (${ids}) UNION ALL SELECT o.post_id FROM events o WHERE o.series_id IN (${ids}))`,
     );
+  }
   // Candidates were narrowed by the same word index: applying it again would only cost.
   for (const word of filter.candidateIds ? [] : (filter.search?.include ?? [])) {
     const prefilter = mayContain(db, sql.ref('events.post_id'), word);

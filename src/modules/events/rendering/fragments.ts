@@ -16,6 +16,7 @@ import { EmbeddedTermSchema } from '../../terms/terms.schemas.js';
 import { presentEmbeddedTerm } from '../../terms/terms.present.js';
 import type { TermRow } from '../../terms/terms.repository.js';
 import { CATEGORIES, TAGS, type Taxonomy } from '../../terms/taxonomies.js';
+import { termRowsById } from '../../terms/terms.service.js';
 import { VenueSchema } from '../../venues/venues.schemas.js';
 import { presentVenue } from '../../venues/venues.present.js';
 import { presentEventHead, presentEventJsonLd, presentEventTail, type EventBundle } from '../events.present.js';
@@ -108,13 +109,16 @@ function embedded<Row extends { id: number }>(
   row: Row,
   render: (row: Row) => string,
 ): Buffer {
-  const key = `embedded|${kind}|${row.id}|${ctx.lang}|${ctx.language.source}`;
+  const key = embeddedKey(ctx, kind, row.id);
   const cached = use.fragments.get(key, use.version, use.stillReusable);
   if (cached) return cached.json[0];
   const json = ownBuffer(render(row));
   use.fragments.set(key, use.version, { json: [json], bytes: json.length + ENTRY_OVERHEAD, depends: [depends] });
   return json;
 }
+
+const embeddedKey = (ctx: RequestContext, kind: string, id: number) =>
+  `embedded|${kind}|${id}|${ctx.lang}|${ctx.language.source}`;
 
 /** The fragment cache as one render uses it: under the request's data version, with one reuse check. */
 interface FragmentUse {
@@ -130,14 +134,61 @@ function fragmentUse(fragments: VersionedCache<Fragment>, versions: DataVersion,
   return { fragments, version, stillReusable };
 }
 
-/** Everything an event's rendering reads besides site settings: its own rows, and the venue, organizers and terms it embeds. */
-function dependencies(bundle: EventBundle): string[] {
+/**
+ * Everything an event's rendering reads besides site settings: its own rows, and the venue,
+ * organizers and terms it embeds (terms only when their bytes are in it, not filled in on use).
+ */
+function dependencies(bundle: EventBundle, termsFilledOnUse: boolean): string[] {
   return [
     changeKey('event', bundle.row.id),
     ...(bundle.venue ? [changeKey('venue', bundle.venue.id)] : []),
     ...bundle.organizers.map((row) => changeKey('organizer', row.id)),
-    ...[...bundle.categories, ...bundle.tags].map((row) => changeKey('term', row.id)),
+    ...(termsFilledOnUse ? [] : [...bundle.categories, ...bundle.tags].map((row) => changeKey('term', row.id))),
   ];
+}
+
+type Slot = NonNullable<Fragment['slots']>[number];
+const taxonomyOf = (kind: string) => (kind === CATEGORIES.key ? CATEGORIES : TAGS);
+const renderTerm = (ctx: RequestContext, taxonomy: Taxonomy) => (row: TermRow) =>
+  serializeTerm(presentEmbeddedTerm(row, taxonomy, ctx.urls));
+
+/**
+ * The parts of fragments whose terms are filled in on use, with each term's current bytes (those
+ * a write changed rendered again once, from its row); undefined for an event one of whose terms is
+ * gone, which is then rendered again whole.
+ */
+async function filledParts(
+  state: EventsState,
+  ctx: RequestContext,
+  use: FragmentUse,
+  slotted: readonly (readonly [number, Fragment])[],
+): Promise<Map<number, Buffer[] | undefined>> {
+  const current = (slot: Slot) =>
+    use.fragments.get(embeddedKey(ctx, slot.kind, slot.id), use.version, use.stillReusable)?.json[0];
+  const stale = new Map<number, Slot>();
+  for (const [, fragment] of slotted)
+    for (const slot of fragment.slots ?? []) if (!current(slot)) stale.set(slot.id, slot);
+  if (stale.size > 0) {
+    const rows = await termRowsById(state.terms, ctx, [...stale.keys()]);
+    for (const [id, slot] of stale) {
+      const row = rows.get(id);
+      if (row) embedded(ctx, use, slot.kind, changeKey('term', id), row, renderTerm(ctx, taxonomyOf(slot.kind)));
+    }
+  }
+  const filled = new Map<number, Buffer[] | undefined>();
+  for (const [id, fragment] of slotted) {
+    const parts = [...fragment.json];
+    for (const slot of fragment.slots ?? []) {
+      const bytes = current(slot);
+      if (!bytes) {
+        filled.set(id, undefined);
+        break;
+      }
+      parts[slot.at] = prefixed(slot.open, bytes);
+    }
+    if (!filled.has(id)) filled.set(id, parts);
+  }
+  return filled;
 }
 
 /**
@@ -150,12 +201,23 @@ function eventJson(
   use: FragmentUse,
   bundle: EventBundle,
   jsonLd: boolean,
-): { json: Buffer[]; own: number } {
+): { json: Buffer[]; own: number; slots: Slot[] } {
   const head = serializeHead(presentEventHead(config, ctx, bundle.row));
-  const term = (taxonomy: Taxonomy) => (row: TermRow) =>
-    embedded(ctx, use, taxonomy.key, changeKey('term', row.id), row, () =>
-      serializeTerm(presentEmbeddedTerm(row, taxonomy, ctx.urls)),
-    );
+  const slots: Slot[] = [];
+  /** A taxonomy's parts from index `at` of the event's parts: `open` alone, or each term after `open` or a comma. */
+  const terms = (at: number, open: Buffer, taxonomy: Taxonomy, rows: readonly TermRow[]) =>
+    rows.length === 0
+      ? [open]
+      : rows.map((row, i) => {
+          const opener = i === 0 ? open : COMMA;
+          slots.push({ at: at + i, open: opener, kind: taxonomy.key, id: row.id });
+          return prefixed(
+            opener,
+            embedded(ctx, use, taxonomy.key, changeKey('term', row.id), row, renderTerm(ctx, taxonomy)),
+          );
+        });
+  const categories = terms(1, CATEGORIES_OPEN, CATEGORIES, bundle.categories);
+  const tags = terms(1 + categories.length, TAGS_OPEN, TAGS, bundle.tags);
   const linked =
     (
       kind: 'venue' | 'organizer',
@@ -169,8 +231,8 @@ function eventJson(
   const own = ownBuffer(head.slice(0, -1));
   const json = [
     own,
-    ...elements(CATEGORIES_OPEN, bundle.categories.map(term(CATEGORIES))),
-    ...elements(TAGS_OPEN, bundle.tags.map(term(TAGS))),
+    ...categories,
+    ...tags,
     bundle.venue ? prefixed(VENUE_OPEN, venue(bundle.venue)) : NO_VENUE,
     ...elements(ORGANIZER_OPEN, bundle.organizers.map(organizer)),
   ];
@@ -178,7 +240,7 @@ function eventJson(
   const tail = `],"custom_fields":[],${serializeTail(presentEventTail(ctx, bundle.row)).slice(1, -1)}`;
   if (!jsonLd) {
     const listTail = ownBuffer(`${tail}}`);
-    return { json: [...json, listTail], own: own.length + listTail.length };
+    return { json: [...json, listTail], own: own.length + listTail.length, slots };
   }
   // A single read sends one event alone: joined once here, it is not copied together on every read.
   const whole = Buffer.concat([
@@ -188,7 +250,7 @@ function eventJson(
     bytes(serializeJsonLd(presentEventJsonLd(config, ctx, bundle))),
     CLOSE,
   ]);
-  return { json: [whole], own: whole.length };
+  return { json: [whole], own: whole.length, slots: [] };
 }
 
 /**
@@ -216,11 +278,17 @@ export function fragmentRendering(
           : fragment.json;
       const result = new Map<number, readonly Buffer[]>();
       const missing: number[] = [];
+      const slotted: [number, Fragment][] = [];
       for (const id of ids) {
         const cached = fragments.get(keyOf(id), use.version, use.stillReusable);
-        if (cached) result.set(id, shown(cached));
-        else missing.push(id);
+        if (!cached) missing.push(id);
+        else if (cached.slots) slotted.push([id, cached]);
+        else result.set(id, shown(cached));
       }
+      if (slotted.length > 0)
+        for (const [id, parts] of await filledParts(state, ctx, use, slotted))
+          if (parts) result.set(id, parts);
+          else missing.push(id);
       for (const bundle of missing.length > 0 ? await readBundles(state, ctx, missing, knownRows) : []) {
         const fragment = eventFragment(state.config, ctx, use, bundle, options.jsonLd);
         fragments.set(keyOf(bundle.row.id), use.version, fragment);
@@ -239,13 +307,16 @@ function eventFragment(
   jsonLd: boolean,
 ): Fragment {
   const { password, author_id, status, status_before_trash } = bundle.row;
-  const { json, own } = eventJson(config, ctx, use, bundle, jsonLd);
+  const { json, own, slots } = eventJson(config, ctx, use, bundle, jsonLd);
+  // A protected event's blanked form has its terms in its own bytes.
+  const filledOnUse = slots.length > 0 && password === '';
   const fragment: Fragment = {
     json,
     bytes: own + ENTRY_OVERHEAD,
     lock: { password, author_id, status, status_before_trash },
-    depends: dependencies(bundle),
+    depends: dependencies(bundle, filledOnUse),
   };
+  if (filledOnUse) fragment.slots = slots;
   if (password !== '') {
     fragment.blanked = ownBuffer(serializeEvent(config, ctx, bundle, { jsonLd: false, blanked: true }));
     fragment.bytes += fragment.blanked.length;
