@@ -30,6 +30,8 @@ export interface Fragment {
    * written in it, and events that embedded its bytes had all been rendered again.
    */
   slots?: readonly { at: number; open: Buffer; kind: string; id: number }[];
+  /** The parts with their slots filled, and the data version they were filled under (filled once per version). */
+  filled?: { version: string; parts: readonly Buffer[] };
 }
 
 /** What a cache entry costs besides its bytes (key, entry, arrays), counted so the budget is honest. */

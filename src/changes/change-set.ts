@@ -104,6 +104,12 @@ export class ChangeSet {
 
   created(type: ItemType, id: number): void {
     this.record({ type, id, action: 'created', before: null });
+    this.nameItem(type, id);
+  }
+
+  /** A term, venue or organizer written is named too, so that what embeds or lists it is not reused past it. */
+  private nameItem(type: ItemType, id: number): void {
+    if (type !== 'event') this.add(type === 'category' || type === 'tag' ? 'term' : type, id);
   }
 
   /** `before`: the item's read state before the write, when the write may have changed it. */
@@ -114,10 +120,12 @@ export class ChangeSet {
       action: 'updated',
       before: before && { status: before.status, author_id: before.author_id },
     });
+    this.nameItem(type, id);
   }
 
   deleted(type: ItemType, id: number, before: ReadState): void {
     this.record({ type, id, action: 'deleted', before: { status: before.status, author_id: before.author_id } });
+    this.nameItem(type, id);
   }
 
   /**

@@ -4,7 +4,7 @@ import type SQLite from 'better-sqlite3';
 import type { DatabaseHandle } from '../db/connect.js';
 import type { DirectReader } from '../db/direct.js';
 import type { Db } from '../db/schema.js';
-import type { EventMove } from './change-set.js';
+import type { ChangeKind, EventMove } from './change-set.js';
 
 /**
  * A token that changes whenever data may have changed, in this process or another one. Cached
@@ -27,6 +27,8 @@ export interface DataVersion {
    * undefined unless every change between was this process's and said how it moved events.
    */
   movesSince(from: string, to: string): readonly (readonly EventMove[])[] | undefined;
+  /** Whether no change from version `from` to version `to` named an item of these kinds (each was this process's, and named what it changed). */
+  kindsUnchangedSince(from: string, to: string, kinds: readonly ChangeKind[]): boolean;
 }
 
 const CHANGED_KEYS_KEPT = 100_000;
@@ -41,6 +43,8 @@ const MOVES_KEPT = 10_000;
 export class ChangeJournal {
   private readonly changedAt = new Map<string, number>();
   private everythingAt = 0;
+  /** Per kind, the latest bump that named an item of it. */
+  private readonly kindChangedAt = new Map<string, number>();
   /** Per recent bump, how it moved events (null: it did not say). */
   private readonly movesAt = new Map<number, readonly EventMove[] | null>();
 
@@ -56,7 +60,15 @@ export class ChangeJournal {
       this.changedAt.clear();
       return;
     }
-    for (const key of changed) this.changedAt.set(key, Math.max(this.changedAt.get(key) ?? 0, sequence));
+    for (const key of changed) {
+      this.changedAt.set(key, Math.max(this.changedAt.get(key) ?? 0, sequence));
+      const kind = key.slice(0, key.indexOf(':'));
+      this.kindChangedAt.set(kind, Math.max(this.kindChangedAt.get(kind) ?? 0, sequence));
+    }
+  }
+
+  kindsUnchangedAfter(sequence: number, kinds: readonly string[]): boolean {
+    return this.everythingAt <= sequence && kinds.every((kind) => (this.kindChangedAt.get(kind) ?? 0) <= sequence);
   }
 
   /** The moves of each bump after `sequence` up to `upTo`; undefined if one is unknown or forgotten. */
@@ -100,6 +112,8 @@ export function sqliteDataVersion(database: SQLite.Database): DataVersion {
       localSince(from, to) && journal.unchangedAfter(Number(from.split(':')[0]), keys),
     movesSince: (from, to) =>
       localSince(from, to) ? journal.movesAfter(Number(from.split(':')[0]), Number(to.split(':')[0])) : undefined,
+    kindsUnchangedSince: (from, to, kinds) =>
+      localSince(from, to) && journal.kindsUnchangedAfter(Number(from.split(':')[0]), kinds),
   };
 }
 
@@ -173,6 +187,7 @@ export function postgresDataVersion(db: Db, direct?: DirectReader): DataVersion 
     localSince,
     unchangedSince: (from, to, keys) => localSince(from, to) && journal.unchangedAfter(Number(from), keys),
     movesSince: (from, to) => (localSince(from, to) ? journal.movesAfter(Number(from), Number(to)) : undefined),
+    kindsUnchangedSince: (from, to, kinds) => localSince(from, to) && journal.kindsUnchangedAfter(Number(from), kinds),
   };
 }
 

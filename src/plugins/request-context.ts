@@ -115,6 +115,9 @@ export function registerRequestContext(
     if (request.routeOptions.config.operational) return;
     const language = resolveLanguage(request, state.config.defaultLanguage);
     const dataVersion = versionOnce(state);
+    // A read takes its version before it reads anything: a row read first, then stamped with the
+    // version of a write that committed meanwhile, would be kept as current (a stale rendering).
+    if (request.method === 'GET' || request.method === 'HEAD') await dataVersion();
     let caller: Caller | null;
     try {
       const { authorization } = request.headers;

@@ -5,10 +5,11 @@ import { loadConfig } from '../../src/config.js';
 import { testDialects } from '../helpers/databases.js';
 import { TestApi, useTestApp, type Who } from '../helpers/app.js';
 
-// Issue "reads while editors write": list totals are kept across this process's writes, adjusted by
-// the events each write moves in and out of a list instead of counted again. After every kind of
-// event write, every warmed total must equal what the plain path (ACCELERATION=off, SQL alone, on
-// the same database) counts now, and `POST /reconcile` must find no difference.
+// Issue "reads while editors write": list totals and whole lists are kept across this process's
+// writes, adjusted by the events each write moves in and out of a list (lists patched in place)
+// instead of read again. After every kind of event write, every warmed total and page must equal
+// what the plain path (ACCELERATION=off, SQL alone, on the same database) reads now, and
+// `POST /reconcile` must find no difference.
 
 const TOKEN = 'kept-counts-token';
 
@@ -66,11 +67,9 @@ for (const dialect of await testDialects()) {
           const listed = await t.api.get('/events', { as: who, query });
           const counted = await plain.get('/events', { as: who, query });
           assert.equal(listed.status, counted.status, `${step}: ${name} ${JSON.stringify(query)}`);
-          assert.equal(
-            listed.headers['x-wp-total'],
-            counted.headers['x-wp-total'],
-            `${step}: ${name} ${JSON.stringify(query)}`,
-          );
+          const what = `${step}: ${name} ${JSON.stringify(query)}`;
+          assert.equal(listed.headers['x-wp-total'], counted.headers['x-wp-total'], what);
+          if (listed.status === 200) assert.deepEqual(idsOf(listed.json), idsOf(counted.json), what);
         }
       }
       const reconciled = await t.api.request('POST', '/reconcile', undefined, {
@@ -84,9 +83,8 @@ for (const dialect of await testDialects()) {
 
     it('creates, status changes, reschedules, recategorisations, title edits, trash and deletion keep every total right', async () => {
       const api = t.api;
-      // Twice: the first reading keeps the totals, the second reads them kept.
-      await totalsAgree('warm');
-      await totalsAgree('kept');
+      // Until every list is kept whole ("hot", four reads): then writes patch the kept lists.
+      for (const round of [1, 2, 3, 4, 5]) await totalsAgree(`warm ${round}`);
       const published = await create(api, { title: 'Seed new', categories: [category], venue }, 'editor');
       await totalsAgree('create published');
       const draft = await create(api, { title: 'Seed draft', status: 'draft', categories: [category] }, 'author');
@@ -123,6 +121,8 @@ for (const dialect of await testDialects()) {
 function envOf(api: TestApi): Record<string, string> {
   return { DATABASE_URL: api.config.databaseUrl, PUBLIC_URL: 'http://127.0.0.1:8080', LOG_LEVEL: 'silent' };
 }
+
+const idsOf = (body: { events: { id: number }[] }) => body.events.map((event) => event.id);
 
 let created = 0;
 

@@ -1,3 +1,4 @@
+import { changeKey } from '../../changes/change-set.js';
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { ENTRY_OVERHEAD, ownBuffer } from '../../cache/entries.js';
@@ -67,13 +68,15 @@ export function registerLinkedRoutes<C extends ArgsSpec, U extends ArgsSpec>(
     resource.present(linked.config, ctx, row, options);
   const ref = Type.Ref(resource.schema);
   const serialize = compileSerializer(resource.schema, [ImageSchema]);
-  /** List items as UTF-8 JSON, rendered once and reused until data changes (as events). */
+  /** List items as UTF-8 JSON, rendered once and reused until a write names the item (as events). */
   const renderList = async (ctx: RequestContext, ids: readonly number[]): Promise<(readonly Buffer[])[]> => {
     const version = await ctx.dataVersion();
     const keyOf = (id: number) => `${kind.type}|${id}|${ctx.lang}|${ctx.language.source}|${viewerKey(ctx.caller)}`;
     const found = new Map<number, readonly Buffer[]>();
     const missing = ids.filter((id) => {
-      const cached = linked.state.renderings.get(keyOf(id), version);
+      const cached = linked.state.renderings.get(keyOf(id), version, (storedUnder) =>
+        linked.version.unchangedSince(storedUnder, version, [changeKey(kind.type, id)]),
+      );
       if (cached !== undefined) found.set(id, cached.json);
       return cached === undefined;
     });

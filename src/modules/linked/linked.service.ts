@@ -119,15 +119,29 @@ function filterKey(ctx: RequestContext, kind: LinkedKind, filter: repo.LinkedFil
   return `${kind.type}|${viewerKey(caller)}|${ctx.lang}|${JSON.stringify(rest)}`;
 }
 
-/** `total` counted once per distinct filter and reader until data changes (as for events). */
+/**
+ * A kept total or list of venues or organizers outlives this process's writes that named none of
+ * them (an event's title, dates or terms), unless its filter looks at events.
+ */
+function keptOver<V>(linked: LinkedModule, kind: LinkedKind, filter: repo.LinkedFilter, version: string) {
+  const looksAtEvents =
+    filter.eventId !== undefined || filter.hasEvents !== undefined || filter.upcomingSince !== undefined;
+  return (storedUnder: string, value: V): V | undefined =>
+    !looksAtEvents && linked.version.kindsUnchangedSince(storedUnder, version, [kind.type]) ? value : undefined;
+}
+
+/** `total` counted once per distinct filter and reader until a write changes it (as for events). */
 async function countOnce(
   linked: LinkedModule,
   ctx: RequestContext,
   kind: LinkedKind,
   filter: repo.LinkedFilter,
 ): Promise<number> {
-  return linked.state.counts.computed(filterKey(ctx, kind, filter), await ctx.dataVersion(), () =>
-    repo.countLinked(linked.db, kind, filter, languages(linked, ctx)),
+  const key = filterKey(ctx, kind, filter);
+  const version = await ctx.dataVersion();
+  return (
+    linked.state.counts.carried(key, version, keptOver(linked, kind, filter, version)) ??
+    linked.state.counts.computed(key, version, () => repo.countLinked(linked.db, kind, filter, languages(linked, ctx)))
   );
 }
 
@@ -139,8 +153,12 @@ async function wholeList(
   total: number,
 ): Promise<number[]> {
   const key = `list|${filterKey(ctx, kind, filter)}`;
-  return linked.state.lists.computed(key, await ctx.dataVersion(), () =>
-    repo.listLinkedIds(linked.db, kind, filter, languages(linked, ctx), total, 0),
+  const version = await ctx.dataVersion();
+  return (
+    linked.state.lists.carried(key, version, keptOver(linked, kind, filter, version)) ??
+    linked.state.lists.computed(key, version, () =>
+      repo.listLinkedIds(linked.db, kind, filter, languages(linked, ctx), total, 0),
+    )
   );
 }
 

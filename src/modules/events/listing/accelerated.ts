@@ -12,6 +12,7 @@ import * as repo from './listing.repository.js';
 import type { EventCandidates } from '../search/candidates.js';
 import type { EventListing } from './listing.js';
 import type { PlainListing } from './plain.js';
+import { idArray, patchable, patched, type KeptList } from './kept-lists.js';
 import { countMoved, unmovedBy } from './matches.js';
 
 /** What the accelerated listing keeps between requests, all stamped with the data version. */
@@ -79,7 +80,9 @@ async function isHot(
 ): Promise<boolean> {
   const key = `hits|${filterKey(ctx, filter)}`;
   const version = await ctx.dataVersion();
-  const hits = (state.counts.carried(key, version, unmoved(state, filter, version))?.n ?? 0) + 1;
+  // A list patched in place stays as hot as it was.
+  const carry = patchable(filter) ? keptOver<KeptCount>(state, version) : unmoved<KeptCount>(state, filter, version);
+  const hits = (state.counts.carried(key, version, carry)?.n ?? 0) + 1;
   state.counts.set(key, version, { n: hits, exact: false });
   return hits >= hotAfter(total);
 }
@@ -96,24 +99,6 @@ function filterKey(ctx: RequestContext, filter: repo.EventFilter): string {
  */
 const SEARCH_HEAD = 500;
 
-/**
- * An event list in order as kept between requests: its first `ids` (all of them unless a long
- * search) of `total`. Ids are kept in a typed array: the garbage collector skips its contents,
- * whereas it visits every element of a JavaScript array in each full collection (measured in
- * docs/performance-log.md, "Figures moved from code comments").
- */
-export interface KeptList {
-  ids: Int32Array | Float64Array;
-  total: number;
-}
-
-const INT32_MAX = 2 ** 31 - 1;
-
-/** Ids as the smallest typed array that holds them exactly. */
-function idArray(ids: readonly number[]): Int32Array | Float64Array {
-  return ids.every((id) => id <= INT32_MAX) ? Int32Array.from(ids) : Float64Array.from(ids);
-}
-
 async function keptList(
   ctx: RequestContext,
   state: ListingState,
@@ -122,8 +107,18 @@ async function keptList(
 ): Promise<KeptList> {
   const key = filterKey(ctx, filter);
   const version = await ctx.dataVersion();
-  const cached = state.eventLists.carried(key, version, unmoved(state, filter, version));
+  const cached = state.eventLists.carried(key, version, carriedList(state, filter, version));
   if (cached && (cached.ids.length === cached.total || cached.ids.length >= needed)) return cached;
+  if (patchable(filter)) {
+    const rows = await repo.listEventKeys(state.db, filter, languages(state, ctx));
+    const whole = {
+      ids: idArray(rows.map((row) => row.id)),
+      keys: Float64Array.from(rows, (row) => row.key),
+      total: rows.length,
+    };
+    state.eventLists.set(key, version, whole);
+    return whole;
+  }
   const found = (await publicSearch(ctx, state, filter, version)) ?? (await state.plain.ids(ctx, filter));
   // The head kept of a long search still holds the page asked for (`needed` ids).
   const kept = {
@@ -296,6 +291,30 @@ function carriedCount(state: ListingState, version: string) {
       n += moved;
     }
     return { ...count, n };
+  };
+}
+
+/** Carries a kept entry over to `version` after any of this process's writes that said how they moved events. */
+function keptOver<V>(state: ListingState, version: string) {
+  return (storedUnder: string, value: V): V | undefined =>
+    state.versions.movesSince(storedUnder, version) ? value : undefined;
+}
+
+/** Carries a kept list over to `version`: patched with the writes' moves when it can be, else only if they moved none it may hold. */
+function carriedList(state: ListingState, filter: repo.EventFilter, version: string) {
+  return (storedUnder: string, list: KeptList): KeptList | undefined => {
+    const writes = state.versions.movesSince(storedUnder, version);
+    if (!writes) return undefined;
+    const { keys } = list;
+    if (!keys || list.ids.length !== list.total || !patchable(filter))
+      return writes.every((moves) => unmovedBy(filter, moves)) ? list : undefined;
+    let current: KeptList & { keys: Float64Array } = { ...list, keys };
+    for (const moves of writes)
+      for (const move of moves) {
+        const next = patched(current, filter, move);
+        current = { ...next, keys: next.keys ?? current.keys };
+      }
+    return current.ids === list.ids ? list : current;
   };
 }
 

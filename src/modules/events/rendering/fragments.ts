@@ -162,12 +162,13 @@ async function filledParts(
   ctx: RequestContext,
   use: FragmentUse,
   slotted: readonly (readonly [number, Fragment])[],
-): Promise<Map<number, Buffer[] | undefined>> {
+): Promise<Map<number, readonly Buffer[] | undefined>> {
   const current = (slot: Slot) =>
     use.fragments.get(embeddedKey(ctx, slot.kind, slot.id), use.version, use.stillReusable)?.json[0];
   const stale = new Map<number, Slot>();
   for (const [, fragment] of slotted)
-    for (const slot of fragment.slots ?? []) if (!current(slot)) stale.set(slot.id, slot);
+    if (fragment.filled?.version !== use.version)
+      for (const slot of fragment.slots ?? []) if (!current(slot)) stale.set(slot.id, slot);
   if (stale.size > 0) {
     const rows = await termRowsById(state.terms, ctx, [...stale.keys()]);
     for (const [id, slot] of stale) {
@@ -175,8 +176,12 @@ async function filledParts(
       if (row) embedded(ctx, use, slot.kind, changeKey('term', id), row, renderTerm(ctx, taxonomyOf(slot.kind)));
     }
   }
-  const filled = new Map<number, Buffer[] | undefined>();
+  const filled = new Map<number, readonly Buffer[] | undefined>();
   for (const [id, fragment] of slotted) {
+    if (fragment.filled?.version === use.version) {
+      filled.set(id, fragment.filled.parts);
+      continue;
+    }
     const parts = [...fragment.json];
     for (const slot of fragment.slots ?? []) {
       const bytes = current(slot);
@@ -186,7 +191,9 @@ async function filledParts(
       }
       parts[slot.at] = prefixed(slot.open, bytes);
     }
-    if (!filled.has(id)) filled.set(id, parts);
+    if (filled.has(id)) continue;
+    filled.set(id, parts);
+    fragment.filled = { version: use.version, parts };
   }
   return filled;
 }

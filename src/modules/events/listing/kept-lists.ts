@@ -1,0 +1,84 @@
+import type { EventMove } from '../../../changes/change-set.js';
+import type { EventFilter } from './listing.repository.js';
+import { decides, mayList } from './matches.js';
+
+/**
+ * An event list in order as kept between requests: its first `ids` (all of them unless a long
+ * search) of `total`. Ids are kept in a typed array: the garbage collector skips its contents,
+ * whereas it visits every element of a JavaScript array in each full collection (measured in
+ * docs/performance-log.md, "Figures moved from code comments"). `keys`, the start keys beside the
+ * ids, are kept for the lists that writes patch in place (`patchable`).
+ */
+export interface KeptList {
+  ids: Int32Array | Float64Array;
+  total: number;
+  keys?: Float64Array;
+}
+
+const INT32_MAX = 2 ** 31 - 1;
+
+/** Ids as the smallest typed array that holds them exactly. */
+export function idArray(ids: ArrayLike<number>): Int32Array | Float64Array {
+  return Array.prototype.every.call(ids, (id: number) => id <= INT32_MAX)
+    ? Int32Array.from(ids)
+    : Float64Array.from(ids);
+}
+
+/**
+ * Lists a write's moves can be applied to in place: every event they may hold is decided in
+ * memory (matches.ts) and they are in start order. A create in a site's default window had made
+ * every kept page of it be read again in SQL, a page at a time (issue "reads while editors write").
+ */
+export const patchable = (filter: EventFilter) =>
+  decides(filter) && filter.include === undefined && filter.order === undefined;
+
+/**
+ * The list with the moved event where its state after the move puts it: taken out wherever it
+ * was, put back in start order if the filter selects it. Idempotent, so a list read after the
+ * write had committed (stamped with an older version) comes out the same.
+ */
+export function patched(list: KeptList & { keys: Float64Array }, filter: EventFilter, move: EventMove): KeptList {
+  const key = move.after && mayList(filter, move.id, move.after) ? move.after.start_key : undefined;
+  const at = list.ids.indexOf(move.id);
+  if (at < 0 && key === undefined) return list;
+  if (at >= 0 && key === list.keys[at]) return list;
+  let ids: Int32Array | Float64Array = at < 0 ? list.ids : without(list.ids, at);
+  let keys = at < 0 ? list.keys : without(list.keys, at);
+  if (key !== undefined) {
+    if (ids instanceof Int32Array && move.id > INT32_MAX) ids = Float64Array.from(ids);
+    const to = insertionPoint(ids, keys, key, move.id);
+    ids = inserted(ids, to, move.id);
+    keys = inserted(keys, to, key);
+  }
+  return { ids, keys, total: ids.length };
+}
+
+type Typed = Int32Array | Float64Array;
+
+/** A copy without the value at `at` (copied by ranges: a list can hold 100,000 ids). */
+function without<T extends Typed>(values: T, at: number): T {
+  const out = new (values.constructor as new (length: number) => T)(values.length - 1);
+  out.set(values.subarray(0, at));
+  out.set(values.subarray(at + 1), at);
+  return out;
+}
+
+function inserted<T extends Typed>(values: T, at: number, value: number): T {
+  const out = new (values.constructor as new (length: number) => T)(values.length + 1);
+  out.set(values.subarray(0, at));
+  out[at] = value;
+  out.set(values.subarray(at), at + 1);
+  return out;
+}
+
+/** Where (key, id) goes among ids ordered by (start key, id). */
+function insertionPoint(ids: Typed, keys: Float64Array, key: number, id: number): number {
+  let low = 0;
+  let high = ids.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (keys[middle] < key || (keys[middle] === key && ids[middle] < id)) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
