@@ -11,8 +11,13 @@ import { WORDS } from '../src/modules/seed/seed.data.js';
 import { createUser } from '../src/modules/users/users.service.js';
 
 /** What the scenarios rotate through: drawn from the seeded data so caches see realistic hit rates. */
+/** Sample events kept for the stale-read check alone. */
+const CHECKED = 200;
+
 export interface Samples {
   eventIds: number[];
+  /** Events only the stale-read check writes (no scenario writes them). */
+  checkedIds: number[];
   slugs: string[];
   categorySlugs: string[];
   words: string[];
@@ -131,6 +136,7 @@ async function sample(handle: DatabaseHandle): Promise<Samples> {
     .orderBy('posts.id')
     .limit(5000)
     .execute();
+  const checked = Math.min(CHECKED, Math.floor(published.length / 2));
   const categories = await handle.db.selectFrom('terms').select('slug').where('taxonomy', '=', 'category').execute();
   const now = Math.floor(Date.now() / 1000);
   const windows: [string, string][] = Array.from({ length: 24 }, (_, i) => [
@@ -138,7 +144,8 @@ async function sample(handle: DatabaseHandle): Promise<Samples> {
     isoDay(now + (i + 2) * 30 * 86_400),
   ]);
   return {
-    eventIds: published.map((r) => r.id),
+    eventIds: published.slice(0, published.length - checked).map((r) => r.id),
+    checkedIds: published.slice(published.length - checked).map((r) => r.id),
     slugs: published.map((r) => r.slug).filter((s) => s !== ''),
     categorySlugs: categories.map((r) => r.slug),
     words: WORDS.slice(0, 12),

@@ -105,7 +105,11 @@ async function drive(origin: string, scenario: Scenario, seconds: number): Promi
   });
 }
 
-/** During scenarios with `checksStaleness` (`mixed`, …): write a new title, then read it back anonymously (single and list); a different title is a stale read. */
+/**
+ * During scenarios with `checksStaleness` (`mixed`, …): write a new title, then read it back
+ * anonymously (single and list); a different title is a stale read. The events it writes are ones
+ * no scenario writes (`checkedIds`), so that no other write can explain a different title.
+ */
 async function staleChecker(
   origin: string,
   samples: Samples,
@@ -114,7 +118,7 @@ async function staleChecker(
   let checks = 0;
   let stale = 0;
   while (!until()) {
-    const id = samples.eventIds[Math.floor(Math.random() * samples.eventIds.length)];
+    const id = samples.checkedIds[Math.floor(Math.random() * samples.checkedIds.length)];
     const title = `Stale check ${Date.now()}-${checks}`;
     const write = await fetch(`${origin}/calendar/events/v1/events/${id}`, {
       method: 'PATCH',
@@ -127,8 +131,14 @@ async function staleChecker(
       events?: { title: string }[];
     };
     checks += 2;
-    if (single.title !== title) stale += 1;
-    if (listed.events?.[0] && listed.events[0].title !== title) stale += 1;
+    for (const [read, seen] of [
+      ['single', single.title],
+      ['list', listed.events?.[0]?.title ?? title],
+    ] as const) {
+      if (seen === title) continue;
+      stale += 1;
+      process.stdout.write(`  stale ${read} read of event ${id}: wrote "${title}", read "${seen}"\n`);
+    }
   }
   return { checks, stale };
 }
