@@ -84,7 +84,7 @@ export function registerOperations(app: FastifyInstance, config: Config, options
     const { registry } = options.metrics;
     return reply.type(registry.contentType).send(await registry.metrics());
   });
-  // Proves the totals kept across writes right (docs/operations.md): only with METRICS_TOKEN, as it
+  // Proves the totals kept across writes right (docs/api.md): only with METRICS_TOKEN, as it
   // counts every kept list again in SQL.
   app.post('/reconcile', route, async (request, reply) => {
     noStore(reply);

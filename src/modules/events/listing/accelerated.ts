@@ -12,7 +12,7 @@ import * as repo from './listing.repository.js';
 import type { EventCandidates } from '../search/candidates.js';
 import type { EventListing } from './listing.js';
 import type { PlainListing } from './plain.js';
-import { idArray, patchable, patched, type KeptList } from './kept-lists.js';
+import { idArray, patchable, patched, type KeptList, type PatchableList } from './kept-lists.js';
 import { countMoved, unmovedBy } from './matches.js';
 
 /** What the accelerated listing keeps between requests, all stamped with the data version. */
@@ -249,7 +249,7 @@ async function countOnce(ctx: RequestContext, state: ListingState, filter: repo.
   return counted.n;
 }
 
-/** What a reconciliation of the kept counts found (`POST /reconcile`, docs/operations.md). */
+/** What a reconciliation of the kept counts found (`POST /reconcile`, docs/api.md). */
 export interface Reconciliation {
   checked: number;
   differences: number;
@@ -308,12 +308,8 @@ function carriedList(state: ListingState, filter: repo.EventFilter, version: str
     const { keys } = list;
     if (!keys || list.ids.length !== list.total || !patchable(filter))
       return writes.every((moves) => unmovedBy(filter, moves)) ? list : undefined;
-    let current: KeptList & { keys: Float64Array } = { ...list, keys };
-    for (const moves of writes)
-      for (const move of moves) {
-        const next = patched(current, filter, move);
-        current = { ...next, keys: next.keys ?? current.keys };
-      }
+    let current: PatchableList = { ...list, keys };
+    for (const moves of writes) for (const move of moves) current = patched(current, filter, move);
     return current.ids === list.ids ? list : current;
   };
 }

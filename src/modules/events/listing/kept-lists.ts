@@ -15,6 +15,9 @@ export interface KeptList {
   keys?: Float64Array;
 }
 
+/** A whole kept list with its start keys: what writes patch. */
+export type PatchableList = KeptList & { keys: Float64Array };
+
 const INT32_MAX = 2 ** 31 - 1;
 
 /** Ids as the smallest typed array that holds them exactly. */
@@ -37,7 +40,7 @@ export const patchable = (filter: EventFilter) =>
  * was, put back in start order if the filter selects it. Idempotent, so a list read after the
  * write had committed (stamped with an older version) comes out the same.
  */
-export function patched(list: KeptList & { keys: Float64Array }, filter: EventFilter, move: EventMove): KeptList {
+export function patched(list: PatchableList, filter: EventFilter, move: EventMove): PatchableList {
   const key = move.after && mayList(filter, move.id, move.after) ? move.after.start_key : undefined;
   const at = list.ids.indexOf(move.id);
   if (at < 0 && key === undefined) return list;
