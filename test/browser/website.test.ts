@@ -126,6 +126,7 @@ for (const dialect of dialects) {
       await signIn(page, editor.login, editor.password);
       assert.deepEqual(await seriousViolations(page), [], 'the events list');
       await page.getByRole('link', { name: 'New event' }).click();
+      await page.waitForURL(/\/admin\/events\/new\/?$/);
       assert.deepEqual(await seriousViolations(page), [], 'the new event form');
       await page.getByLabel('Title *').fill('Lantern Parade');
       const day = new Date();
@@ -168,6 +169,7 @@ for (const dialect of dialects) {
       const page = await context.newPage();
       await signIn(page, contributor.login, contributor.password);
       await page.getByRole('link', { name: 'New event' }).click();
+      await page.waitForURL(/\/admin\/events\/new\/?$/);
       const statuses = await page.getByLabel('Status').locator('option').allTextContents();
       assert.deepEqual(
         statuses.map((s) => s.trim()),
