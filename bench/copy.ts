@@ -1,10 +1,12 @@
 /**
- * `npx tsx bench/copy.ts [--events 10000]` — measures import:tec's copy mode (API.md §24): seeds one
+ * `npx tsx bench/copy.ts [--events 10000] [--keep-ids]` — measures import:tec's copy mode (API.md §24): seeds one
  * calendar (the seed command's data: venues, organizers, terms, 2 % hidden, 2 % protected and 10 %
  * draft events), gives 2 % of its events a French translation, serves it over HTTP, copies it into a
  * second, empty installation and compares both installations' event lists read with `context=edit`
  * for every status (ids, links by id and write times left out). Both on temporary SQLite files.
- * Prints the time taken, the import's table and the outcome of the comparison; exits 1 if they differ.
+ * With `--keep-ids` the import keeps the source's ids, and the lists must have the same ids in the
+ * same order too. Prints the time taken, the import's table and the outcome of the comparison;
+ * exits 1 if they differ.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -21,8 +23,11 @@ import { seedCalendar } from '../src/modules/seed/seed.js';
 import { createUser } from '../src/modules/users/users.service.js';
 import { comparableEvents, EVERY_STATUS } from '../test/migration/comparable.js';
 
-const { values } = parseArgs({ options: { events: { type: 'string', default: '10000' } } });
+const { values } = parseArgs({
+  options: { events: { type: 'string', default: '10000' }, 'keep-ids': { type: 'boolean', default: false } },
+});
 const events = Number(values.events);
+const keepIds = values['keep-ids'] === true;
 
 const dir = mkdtempSync(join(tmpdir(), 'copy-bench-'));
 const app = (name: string) =>
@@ -103,6 +108,7 @@ try {
     site,
     auth: sourceAuth,
     dryRun: false,
+    keepIds,
     allowPrivate: true,
     progress: (kind) => progressReporter(kind),
   });
@@ -115,10 +121,14 @@ try {
   const hidden = from.filter((e) => e.hide_from_listings === true).length;
   const protectedEvents = from.filter((e) => e.password !== '').length;
   const translated = from.filter((e) => Object.keys(e.translations as object).length > 1).length;
-  const same = JSON.stringify(comparableEvents(from)) === JSON.stringify(comparableEvents(to));
+  const identities = (list: Record<string, unknown>[]) =>
+    JSON.stringify(list.map((e) => [e.id, e.slug, e.recurrence_id, e.series_id]));
+  const sameIds = identities(from) === identities(to);
+  const same = JSON.stringify(comparableEvents(from)) === JSON.stringify(comparableEvents(to)) && (!keepIds || sameIds);
   process.stdout.write(
     `Lists with context=edit, every status: source ${from.length} events, copy ${to.length}; ` +
-      `${hidden} hidden, ${protectedEvents} protected, ${translated} translated; ${same ? 'identical' : 'DIFFERENT'}.\n`,
+      `${hidden} hidden, ${protectedEvents} protected, ${translated} translated; ${same ? 'identical' : 'DIFFERENT'}` +
+      `; ids ${sameIds ? 'identical' : 'different'}${keepIds ? '' : ' (expected without --keep-ids)'}.\n`,
   );
   for (const [path, key] of [
     ['venues', 'venues'],

@@ -224,7 +224,6 @@ const COMMANDS: Record<string, Command> = {
     flags: ['keep-ids', 'dry-run'],
     writesContent: true,
     run: async ({ config, args: [site], options, flags }) => {
-      if (flags.has('keep-ids')) throw new UsageError('--keep-ids is not available yet: import without it');
       const since = options.since === undefined ? undefined : sinceInstant(config, options.since);
       if (options.since !== undefined && since === undefined)
         throw new UsageError(`--since must be a date (e.g. 2026-01-31 or "-30 days"), got "${options.since}"`);
@@ -233,6 +232,7 @@ const COMMANDS: Record<string, Command> = {
         namespace: options.namespace,
         auth: options.auth,
         dryRun: flags.has('dry-run'),
+        keepIds: flags.has('keep-ids'),
         since,
         allowPrivate: config.importAllowPrivateUrls,
         progress: (kind) => progressReporter(kind),

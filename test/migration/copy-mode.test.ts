@@ -40,6 +40,7 @@ for (const dialect of await testDialects()) {
   describe(`import:tec copy mode between two installations [${dialect}]`, () => {
     const source = useTestApp(dialect);
     const target = useTestApp(dialect);
+    const keeping = useTestApp(dialect);
     let origin = '';
     let auth = '';
 
@@ -48,6 +49,7 @@ for (const dialect of await testDialects()) {
       origin = `http://127.0.0.1:${(source.api.app.server.address() as AddressInfo).port}`;
       auth = credentials((await source.api.user('administrator')).header);
       await target.api.user('administrator');
+      await keeping.api.user('administrator');
       const music = await created(source.api, '/categories', { name: 'Music', description: 'All music' });
       const rock = await created(source.api, '/categories', { name: 'Rock & Roll', parent: music });
       await source.api.patch(`/categories/${music}`, { name: 'Musique', i18n_language: 'fr' }, { as: 'administrator' });
@@ -155,6 +157,27 @@ for (const dialect of await testDialects()) {
       assert.equal(musicHint.json.translations.fr.name, 'Musique');
 
       const again = await importTec(target.api.app, { site: origin, auth, dryRun: false, allowPrivate: true });
+      assert.deepEqual(again.tallies.events, { created: 0, updated: 0, unchanged: 8, failed: 0 });
+    });
+
+    it('with --keep-ids keeps every id: events, series and their occurrences, venues, organizers and terms', async () => {
+      const options = { site: origin, auth, dryRun: false, keepIds: true, allowPrivate: true };
+      const report = await importTec(keeping.api.app, options);
+      assert.deepEqual(report.failures, []);
+      assert.deepEqual(report.warnings, []);
+      const identity = (events: Record<string, unknown>[]) =>
+        events.map((event) => [event.id, event.slug, event.recurrence_id, event.series_id]);
+      const copied = await allEvents(keeping.api);
+      assert.deepEqual(identity(copied), identity(await allEvents(source.api)));
+      assert.ok(copied.some((event) => event.series_id !== null));
+      assert.deepEqual(comparableEvents(copied), comparableEvents(await allEvents(source.api)));
+      const linked = Number(copied.find((event) => event.slug === 'linked')?.id);
+      const read = async (api: TestApi) => (await api.get(`/events/${linked}`, { as: 'administrator' })).json;
+      const [mine, theirs] = [await read(keeping.api), await read(source.api)];
+      for (const key of ['venue', 'organizer', 'categories', 'tags'] as const)
+        assert.deepEqual(mine[key], theirs[key], key);
+
+      const again = await importTec(keeping.api.app, options);
       assert.deepEqual(again.tallies.events, { created: 0, updated: 0, unchanged: 8, failed: 0 });
     });
   });

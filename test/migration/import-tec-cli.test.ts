@@ -67,7 +67,7 @@ describe('npm run cli -- import:tec', () => {
     assert.match(second.stdout, /^Failed:\n^events #1300 clash: slug taken$/m);
   });
 
-  it('exits 2 without writing for a private address not allowed, a site without TEC, or a bad --since', async () => {
+  it('exits 2 without writing for a private address not allowed, a site without TEC, a bad --since or ids --keep-ids cannot keep', async () => {
     const blocked = await cli(t.api.config.databaseUrl, {}, 'import:tec', tec.origin);
     assert.equal(blocked.status, 2);
     assert.match(blocked.stderr, /^error: .*IMPORT_ALLOW_PRIVATE_URLS=true/);
@@ -75,5 +75,12 @@ describe('npm run cli -- import:tec', () => {
     const since = await cli(t.api.config.databaseUrl, {}, 'import:tec', tec.origin, '--since', 'someday');
     assert.equal(since.status, 2);
     assert.match(since.stderr, /--since must be a date/);
+    // The first test imported without --keep-ids: every item now holds another id than its source's.
+    const allow = { IMPORT_ALLOW_PRIVATE_URLS: 'true' };
+    const keep = await cli(t.api.config.databaseUrl, allow, 'import:tec', tec.origin, '--auth', AUTH, '--keep-ids');
+    assert.equal(keep.status, 2, keep.stderr);
+    assert.match(keep.stderr, /^error: --keep-ids: \d+ of the source's ids are taken here; nothing was written:$/m);
+    assert.match(keep.stderr, /^ {2}events #1001: imported before as #\d+ \(a run without --keep-ids\)$/m);
+    assert.equal(keep.stdout, '');
   });
 });

@@ -14,9 +14,12 @@ import {
 } from './map.js';
 import type { ImportKind } from './records.repository.js';
 import { ALL_STATUSES, KINDS, Run, SINGULAR, type ImportOptions, type ImportReport, type Planned } from './run.js';
-import { discover, item, pages, wpEventIds, type Source } from './source.js';
+import { discover, item, SourceUnusable, type Source } from './source.js';
 import { Target } from './target.js';
 import { SourceError } from './fetch.js';
+import { Lists } from './lists.js';
+import { idConflicts, surveyIds, type SurveyQueries } from './keep-ids.js';
+import { raiseIdSequence } from './records.repository.js';
 
 export { KINDS, type ImportOptions, type ImportReport } from './run.js';
 
@@ -29,7 +32,7 @@ function statusOf(item: Json): string {
 /** Lists every page of a resource; yields the items, reporting failed pages and progress. */
 async function* walk(
   run: Run,
-  source: Source,
+  lists: Lists,
   options: ImportOptions,
   kind: ImportKind,
   query: Record<string, string | number>,
@@ -37,7 +40,7 @@ async function* walk(
   const progress = options.progress?.(kind);
   let done = 0;
   let total = 0;
-  for await (const outcome of pages(source, `${kind}`, kind, query)) {
+  for await (const outcome of lists.pages(kind, kind, query)) {
     if (!outcome.ok) {
       run.pageFailed(kind, outcome.page, outcome.reason);
       continue;
@@ -69,11 +72,11 @@ function parentsFirst(items: Json[]): Json[] {
   return ordered;
 }
 
-async function importTerms(run: Run, source: Source, options: ImportOptions, kind: 'categories' | 'tags') {
+async function importTerms(run: Run, lists: Lists, options: ImportOptions, kind: 'categories' | 'tags') {
   const items: Json[] = [];
-  for await (const entry of walk(run, source, options, kind, { hide_empty: 'false' })) items.push(entry);
+  for await (const entry of walk(run, lists, options, kind, TERMS_QUERY)) items.push(entry);
   for (const listed of kind === 'categories' ? parentsFirst(items) : items) {
-    const entry = await withTranslations(source, kind, listed);
+    const entry = await withTranslations(lists.source, kind, listed);
     const sourceId = sourceIdOf(entry);
     if (sourceId === undefined) continue;
     const parentId = parentOf(entry);
@@ -121,15 +124,15 @@ function linkedPlan(kind: 'venues' | 'organizers', entry: Json, sourceId: number
 
 async function importLinked(
   run: Run,
-  source: Source,
+  lists: Lists,
   options: ImportOptions,
   kind: 'venues' | 'organizers',
   statuses: string,
 ) {
-  for await (const entry of walk(run, source, options, kind, { status: statuses })) {
+  for await (const entry of walk(run, lists, options, kind, { status: statuses })) {
     const sourceId = sourceIdOf(entry);
     if (sourceId === undefined) continue;
-    await run.write(linkedPlan(kind, await withTranslations(source, kind, entry), sourceId));
+    await run.write(linkedPlan(kind, await withTranslations(lists.source, kind, entry), sourceId));
   }
 }
 
@@ -191,21 +194,34 @@ async function writeEvent(run: Run, source: Source, options: ImportOptions, entr
   });
 }
 
-async function importEvents(run: Run, source: Source, options: ImportOptions, statuses: string) {
+const TERMS_QUERY = { hide_empty: 'false' };
+
+/**
+ * Events as the run lists them. context=edit is for editors: without credentials a copy has the
+ * published, listed events only. Series are copied whole, with their rules: the target expands
+ * their occurrences (API.md §24).
+ */
+function eventsQuery(source: Source, options: ImportOptions, statuses: string): Record<string, string | number> {
+  return {
+    start_date: '1900-01-01',
+    end_date: '2200-12-31',
+    status: statuses,
+    ...(source.copyMode ? { expand: 'false' } : {}),
+    ...(source.copyMode && options.auth ? { context: 'edit' } : {}),
+  };
+}
+
+async function importEvents(run: Run, lists: Lists, options: ImportOptions, statuses: string) {
+  const { source } = lists;
   const listed = new Set<number>();
-  const hidden = source.copyMode ? undefined : await wpEventIds(source, statuses);
-  const query: Record<string, string | number> = { start_date: '1900-01-01', end_date: '2200-12-31', status: statuses };
-  // context=edit is for editors: without credentials a copy has the published, listed events only.
-  // Series are copied whole, with their rules: the target expands their occurrences (API.md §24).
-  if (source.copyMode) query.expand = 'false';
-  if (source.copyMode && options.auth) query.context = 'edit';
-  else if (source.copyMode) {
+  const hidden = source.copyMode ? undefined : await lists.hiddenEvents(statuses);
+  if (source.copyMode && !options.auth) {
     run.markIncomplete('events');
     run.warnings.push(
       'copy mode without --auth: events hidden from listings, drafts, passwords and translations are not copied',
     );
   }
-  for await (const entry of walk(run, source, options, 'events', query)) {
+  for await (const entry of walk(run, lists, options, 'events', eventsQuery(source, options, statuses))) {
     const sourceId = sourceIdOf(entry);
     if (sourceId !== undefined) listed.add(sourceId);
     await writeEvent(
@@ -245,6 +261,35 @@ async function importEvents(run: Run, source: Source, options: ImportOptions, st
 }
 
 /**
+ * `--keep-ids` (API.md §24): reads every list, checks that each id is free here (or already this
+ * source's item), and moves the sequences above the highest; a conflict stops the run before any
+ * write, listing them all.
+ */
+async function checkedIds(app: FastifyInstance, lists: Lists, options: ImportOptions, statuses: string) {
+  const queries: SurveyQueries = {
+    terms: TERMS_QUERY,
+    linked: { status: statuses },
+    events: eventsQuery(lists.source, options, statuses),
+    statuses,
+  };
+  const kept = await surveyIds(lists, queries, options.progress);
+  const db = app.calendar.db;
+  const conflicts = await idConflicts(db, lists.source.root, kept);
+  if (conflicts.length > 0)
+    throw new SourceUnusable(
+      [`--keep-ids: ${conflicts.length} of the source's ids are taken here; nothing was written:`, ...conflicts].join(
+        '\n  ',
+      ),
+    );
+  if (!options.dryRun) {
+    const highest = kept.highest();
+    await raiseIdSequence(db, 'posts', highest.posts);
+    await raiseIdSequence(db, 'terms', highest.terms);
+  }
+  return kept;
+}
+
+/**
  * `import:tec` (API.md §24): reads a TEC site (or, in copy mode, another installation of this
  * service) and writes everything here through the API. Throws SourceUnusable (exit 2, nothing
  * written) when the source cannot be used; every other problem is a failed item in the report.
@@ -258,17 +303,19 @@ export async function importTec(app: FastifyInstance, options: ImportOptions): P
     onRetry: options.onRetry,
   };
   const source = await discover(options.site, options.namespace, fetch);
+  const statuses = options.auth ? ALL_STATUSES : 'publish';
+  const lists = new Lists(source, options.keepIds === true);
+  const kept = options.keepIds ? await checkedIds(app, lists, options, statuses) : undefined;
   const now = () => Math.floor(Date.now() / 1000);
   const target = await Target.open(app, now());
   try {
-    const run = new Run(source, target, options, now);
+    const run = new Run(source, target, options, now, kept);
     await run.load();
-    const statuses = options.auth ? ALL_STATUSES : 'publish';
-    await importTerms(run, source, options, 'categories');
-    await importTerms(run, source, options, 'tags');
-    await importLinked(run, source, options, 'venues', statuses);
-    await importLinked(run, source, options, 'organizers', statuses);
-    await importEvents(run, source, options, statuses);
+    await importTerms(run, lists, options, 'categories');
+    await importTerms(run, lists, options, 'tags');
+    await importLinked(run, lists, options, 'venues', statuses);
+    await importLinked(run, lists, options, 'organizers', statuses);
+    await importEvents(run, lists, options, statuses);
     for (const kind of KINDS) run.reportVanished(kind);
     return {
       source: source.root,

@@ -1,3 +1,5 @@
+import { sql } from 'kysely';
+import { dialectOfExecutor, inList, listParameter } from '../../db/dialect.js';
 import type { Executor } from '../../db/schema.js';
 
 /** The kinds of item an import records, in the order they are imported (API.md §24). */
@@ -94,4 +96,64 @@ export async function firstAdministrator(db: Executor): Promise<{ id: number; lo
     .orderBy('id')
     .limit(1)
     .executeTakeFirst();
+}
+
+export interface IdHolder {
+  id: number;
+  type: string;
+  slug: string;
+  /** An occurrence's series. */
+  seriesId: number | null;
+}
+
+/** The posts (any type, trashed included) that hold these ids. */
+export async function postsWithIds(db: Executor, ids: readonly number[]): Promise<Map<number, IdHolder>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('posts')
+    .leftJoin('events', 'events.post_id', 'posts.id')
+    .select(['posts.id', 'posts.type', 'posts.slug', 'events.series_id'])
+    .where(inList(db, 'posts.id', listParameter(db, ids)))
+    .execute();
+  return new Map(
+    rows.map((row) => [
+      Number(row.id),
+      {
+        id: Number(row.id),
+        type: row.type,
+        slug: row.slug,
+        seriesId: row.series_id === null ? null : Number(row.series_id),
+      },
+    ]),
+  );
+}
+
+/** The terms that hold these ids, their taxonomy as the type. */
+export async function termsWithIds(db: Executor, ids: readonly number[]): Promise<Map<number, IdHolder>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('terms')
+    .select(['id', 'taxonomy', 'slug'])
+    .where(inList(db, 'id', listParameter(db, ids)))
+    .execute();
+  return new Map(
+    rows.map((row) => [Number(row.id), { id: Number(row.id), type: row.taxonomy, slug: row.slug, seriesId: null }]),
+  );
+}
+
+/**
+ * Moves a table's id sequence to at least `highest`, so that the next id it gives is above it
+ * (`--keep-ids`, API.md §24). Never moves it back.
+ */
+export async function raiseIdSequence(db: Executor, table: 'posts' | 'terms', highest: number): Promise<void> {
+  if (highest <= 0) return;
+  if (dialectOfExecutor(db) === 'postgres') {
+    await sql`SELECT setval(pg_get_serial_sequence(${table}, 'id'), GREATEST(${highest}::bigint, nextval(pg_get_serial_sequence(${table}, 'id'))))`.execute(
+      db,
+    );
+    return;
+  }
+  const updated = await sql`UPDATE sqlite_sequence SET seq = max(seq, ${highest}) WHERE name = ${table}`.execute(db);
+  if (Number(updated.numAffectedRows ?? 0) === 0)
+    await sql`INSERT INTO sqlite_sequence (name, seq) VALUES (${table}, ${highest})`.execute(db);
 }

@@ -4,6 +4,8 @@ import type { ImportKind, ImportRecord } from './records.repository.js';
 import type { Source } from './source.js';
 import { TargetRefusal, type Target } from './target.js';
 import { findPostIdBySlug } from '../posts/posts.repository.js';
+import type { PlannedIds } from '../../db/planned-ids.js';
+import type { KeptIds } from './keep-ids.js';
 
 /*
  * One run of `import:tec` (API.md §24): what it has written so far, its tallies, failures and
@@ -35,13 +37,15 @@ export interface ImportOptions {
   /** `login:application-password` at the source. */
   readonly auth?: string;
   readonly dryRun: boolean;
+  /** Every item keeps its source id (API.md §24). */
+  readonly keepIds?: boolean;
   /** Only items modified at or after this instant (seconds) are written; terms always are. */
   readonly since?: number;
   readonly allowPrivate: boolean;
   readonly retryDelaysMs?: readonly number[];
   readonly timeoutMs?: number;
-  /** A progress reporter per resource: called with items done and the total known so far. */
-  readonly progress?: (kind: ImportKind) => (done: number, total: number) => void;
+  /** A progress reporter per resource or step: called with items done and the total known so far. */
+  readonly progress?: (label: string) => (done: number, total: number) => void;
   readonly onRetry?: (url: string, reason: string, delayMs: number) => void;
 }
 
@@ -89,7 +93,11 @@ export class Run {
     private readonly target: Target,
     private readonly options: ImportOptions,
     private readonly now: () => number,
-  ) {}
+    /** `--keep-ids`: the id each item keeps. */
+    private readonly kept?: KeptIds,
+  ) {
+    this.warnings.push(...(kept?.warnings ?? []));
+  }
 
   async load(): Promise<void> {
     for (const kind of KINDS) {
@@ -179,18 +187,20 @@ export class Run {
     let localId = record?.localId ?? undefined;
     if (localId !== undefined && !this.options.dryRun && !(await this.target.exists(kind, localId)))
       localId = undefined;
-    if (localId === undefined) localId = await this.adoptable(planned, record !== undefined);
+    const plan = this.kept?.planFor(kind, sourceId);
+    if (localId === undefined) localId = await this.adoptable(planned, record !== undefined, plan);
     if (this.options.dryRun) return localId === undefined ? 'created' : 'updated';
     const at = this.now();
     if (localId === undefined) {
       await records.reserve(this.target.db, this.source.root, kind, sourceId, at);
-      localId = await this.create(planned);
+      localId = await this.create(planned, plan);
       this.local.get(kind)?.set(sourceId, localId);
       await this.translate(planned, localId);
       await records.complete(this.target.db, this.source.root, kind, sourceId, { localId, fingerprint: print }, at);
       return 'created';
     }
-    await this.target.update(kind, localId, this.original(planned).body, this.original(planned).lang);
+    const { body, lang } = this.original(planned);
+    await this.target.update(kind, localId, body, lang, plan);
     this.local.get(kind)?.set(sourceId, localId);
     await this.translate(planned, localId);
     await records.complete(this.target.db, this.source.root, kind, sourceId, { localId, fingerprint: print }, at);
@@ -215,7 +225,13 @@ export class Run {
    * has no local id yet) and that carries the source's slug. Otherwise a local item holding the
    * slug belongs to somebody else: the item fails (`slug taken`, API.md §24), never renamed.
    */
-  private async adoptable(planned: Planned, interrupted: boolean): Promise<number | undefined> {
+  private async adoptable(
+    planned: Planned,
+    interrupted: boolean,
+    plan: PlannedIds | undefined,
+  ): Promise<number | undefined> {
+    // With --keep-ids the item an interrupted run created holds the kept id (checked before writing).
+    if (interrupted && plan && (await this.target.exists(planned.kind, plan.id))) return plan.id;
     if (planned.slug === '') return undefined;
     const holder = await this.slugHolder(planned.kind, planned.slug);
     if (holder === undefined) return undefined;
@@ -234,9 +250,9 @@ export class Run {
    * would be answered with that one (TEC's duplicate reuse, API.md §13), which an import must not
    * do (§24): then it is created under a name of its own and renamed at once.
    */
-  private async create(planned: Planned): Promise<number> {
+  private async create(planned: Planned, plan: PlannedIds | undefined): Promise<number> {
     const { body, lang } = this.original(planned);
-    const written = await this.target.create(planned.kind, body, lang);
+    const written = await this.target.create(planned.kind, body, lang, plan);
     const reused = planned.nameField !== undefined && planned.slug !== '' && written.slug !== planned.slug;
     if (!reused || !planned.nameField) return written.id;
     const name = String(body[planned.nameField]);
@@ -244,6 +260,7 @@ export class Run {
       planned.kind,
       { ...body, [planned.nameField]: `${name} (import #${planned.sourceId})` },
       lang,
+      plan,
     );
     await this.target.update(planned.kind, own.id, { [planned.nameField]: name }, lang);
     return own.id;

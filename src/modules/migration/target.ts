@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { NAMESPACE } from '../../http/urls.js';
+import { withPlannedIds, type PlannedIds } from '../../db/planned-ids.js';
 import { createAppPassword, listAppPasswords, revokeAppPassword } from '../users/users.service.js';
 import { firstAdministrator, type ImportKind } from './records.repository.js';
 import { SourceUnusable } from './source.js';
@@ -109,13 +110,20 @@ export class Target {
     return { id: json.id, slug: typeof json.slug === 'string' ? json.slug : '' };
   }
 
-  async create(kind: ImportKind, body: Record<string, unknown>, lang?: string): Promise<Written> {
-    const { status, json } = await this.send('POST', `/${kind}`, body, lang);
+  /** With a plan, what the write creates takes the planned ids (`--keep-ids`). */
+  async create(kind: ImportKind, body: Record<string, unknown>, lang?: string, plan?: PlannedIds): Promise<Written> {
+    const { status, json } = await withPlannedIds(plan, () => this.send('POST', `/${kind}`, body, lang));
     return Target.written(status, json);
   }
 
-  async update(kind: ImportKind, id: number, body: Record<string, unknown>, lang?: string): Promise<Written> {
-    const { status, json } = await this.send('PATCH', `/${kind}/${id}`, body, lang);
+  async update(
+    kind: ImportKind,
+    id: number,
+    body: Record<string, unknown>,
+    lang?: string,
+    plan?: PlannedIds,
+  ): Promise<Written> {
+    const { status, json } = await withPlannedIds(plan, () => this.send('PATCH', `/${kind}/${id}`, body, lang));
     return Target.written(status, json);
   }
 

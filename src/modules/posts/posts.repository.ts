@@ -5,6 +5,7 @@ import { trashedSlug } from './posts.rules.js';
 import { columnSlots, compiledOnce, type Slots } from '../../db/compiled.js';
 import { dialectOfExecutor, listParameter, inList } from '../../db/dialect.js';
 import type { Executor } from '../../db/schema.js';
+import { plannedId } from '../../db/planned-ids.js';
 import { translatedColumn } from '../../db/translations.js';
 import type { Language } from '../../i18n/languages.js';
 
@@ -170,6 +171,14 @@ const insertPostRow = compiledOnce((db, slot: Slots<unknown[]>) =>
 );
 
 export async function insertPost(db: Executor, post: NewPost): Promise<number> {
+  const id = plannedId(post.type);
+  if (id !== undefined) {
+    await db
+      .insertInto('posts')
+      .values({ ...post, id })
+      .execute();
+    return id;
+  }
   const [row] = await insertPostRow(
     db,
     NEW_POST_COLUMNS.map((column) => post[column]),

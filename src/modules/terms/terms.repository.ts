@@ -2,6 +2,7 @@ import { sql, type SelectQueryBuilder } from 'kysely';
 import { compiledOnce, type Slots } from '../../db/compiled.js';
 import { listParameter, inList } from '../../db/dialect.js';
 import type { Database, Executor, TermTranslationsTable } from '../../db/schema.js';
+import { plannedId } from '../../db/planned-ids.js';
 import { containsPattern, translatedColumn } from '../../db/translations.js';
 import type { Language } from '../../i18n/languages.js';
 import type { TermOrderBy } from './terms.schemas.js';
@@ -261,9 +262,10 @@ export interface NewTerm {
 }
 
 export async function insertTerm(db: Executor, term: NewTerm): Promise<number> {
+  const id = plannedId(term.taxonomy);
   const row = await db
     .insertInto('terms')
-    .values({ ...term, count: 0, modified_at: term.created_at })
+    .values({ ...term, ...(id === undefined ? {} : { id }), count: 0, modified_at: term.created_at })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;

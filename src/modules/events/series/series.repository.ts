@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { idTable, inList, listParameter } from '../../../db/dialect.js';
 import type { Executor } from '../../../db/schema.js';
+import { plannedOccurrenceId } from '../../../db/planned-ids.js';
 
 /**
  * `hide_from_listings` on a series' own row: bit 0 is the user's flag, and SERIES_ROW marks the
@@ -120,9 +121,10 @@ export interface OccurrenceTimes {
  * with its own times. Links, translations and search text follow with copyShared.
  */
 export async function insertOccurrence(db: Executor, seriesId: number, times: OccurrenceTimes): Promise<number> {
+  const planned = plannedOccurrenceId(times.recurrence_id);
   const { id } = await sql<{ id: number }>`
-    INSERT INTO posts (type, author_id, status, slug, title, description, excerpt, password, lang, parent_id, image_id, published_at, modified_at)
-    SELECT type, author_id, status, '', title, description, excerpt, password, lang, parent_id, image_id, published_at, modified_at
+    INSERT INTO posts (${sql.raw(planned === undefined ? '' : 'id, ')}type, author_id, status, slug, title, description, excerpt, password, lang, parent_id, image_id, published_at, modified_at)
+    SELECT ${planned === undefined ? sql.raw('') : sql`${planned}, `}type, author_id, status, '', title, description, excerpt, password, lang, parent_id, image_id, published_at, modified_at
     FROM posts WHERE id = ${seriesId}
     RETURNING id`
     .execute(db)
