@@ -1,17 +1,19 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 /**
- * Ids a write is asked to give what it creates (`import:tec --keep-ids`, API.md §24). The importer
+ * Ids a write is asked to give what it creates (`import:tec --keep-ids` and copy mode, API.md §24). The importer
  * writes through the API in-process, so the ids travel with the async context of its own request:
  * no request field or header that another client could send, and every rule of the API still
  * applies to the write. Without a plan, the databases' sequences choose, as always.
  */
 export interface PlannedIds {
-  /** The post type (`event`, `venue`, `organizer`) or taxonomy (`category`, `tag`) the id is for. */
+  /** The post type (`event`, `venue`, `organizer`) or taxonomy (`category`, `tag`) the plan is for. */
   readonly type: string;
-  readonly id: number;
+  readonly id?: number;
   /** A series' occurrences: the id of each, by `recurrence_id`. */
   readonly occurrences?: ReadonlyMap<string, number>;
+  /** A new event's iCalendar UID (copy mode keeps the source's, API.md §24). */
+  readonly icalUid?: string;
 }
 
 const planned = new AsyncLocalStorage<PlannedIds>();
@@ -27,6 +29,11 @@ export function withPlannedIds<T>(plan: PlannedIds | undefined, write: () => Pro
 export function plannedId(type: string): number | undefined {
   const plan = planned.getStore();
   return plan?.type === type ? plan.id : undefined;
+}
+
+export function plannedIcalUid(): string | undefined {
+  const plan = planned.getStore();
+  return plan?.type === 'event' ? plan.icalUid : undefined;
 }
 
 export function plannedOccurrenceId(recurrenceId: string): number | undefined {

@@ -96,11 +96,23 @@ for (const dialect of await testDialects()) {
       );
       await created(source.api, '/events', { ...base, title: 'Draft', status: 'draft', slug: 'draft-one' });
       await created(source.api, '/events', { ...base, title: 'Private', status: 'private' });
-      await created(source.api, '/events', {
+      const weekly = await created(source.api, '/events', {
         ...base,
         title: 'Weekly',
-        recurrence: ['RRULE:FREQ=WEEKLY;COUNT=4', 'EXDATE;TZID=Europe/Paris:20270308T190000'],
+        recurrence: ['RRULE:FREQ=WEEKLY;COUNT=6', 'EXDATE;TZID=Europe/Paris:20270308T190000'],
       });
+      // Occurrences edited one by one: an override (a new title, an hour later), a trashed one, a deleted one.
+      const sessions = (await source.api.get(`/events/${weekly}/occurrences`, { as: 'administrator' })).json.events;
+      const [, special, trashed, deleted] = sessions as { id: number }[];
+      const edit = await source.api.patch(
+        `/events/${special.id}`,
+        { title: 'Weekly (special)', start_date: '2027-03-15 20:00', end_date: '2027-03-15 22:00', scope: 'this' },
+        { as: 'administrator' },
+      );
+      assert.equal(edit.status, 200, edit.text);
+      assert.equal((await source.api.delete(`/events/${trashed.id}`, { as: 'administrator' })).status, 200);
+      const removal = await source.api.delete(`/events/${deleted.id}`, { as: 'administrator', query: { force: true } });
+      assert.equal(removal.status, 200, removal.text);
       await created(source.api, '/events', {
         title: 'All Day',
         start_date: '2027-03-02',
@@ -131,9 +143,25 @@ for (const dialect of await testDialects()) {
       const series = await allEvents(target.api, false);
       assert.deepEqual(comparableEvents(series), comparableEvents(await allEvents(source.api, false)));
       assert.deepEqual(series.find((event) => event.slug === 'weekly')?.recurrence, [
-        'RRULE:FREQ=WEEKLY;COUNT=4',
+        'RRULE:FREQ=WEEKLY;COUNT=6',
         'EXDATE;TZID=Europe/Paris:20270308T190000',
       ]);
+      // The override, the trashed and the deleted occurrence, as at the source.
+      const special = weekly.find((event) => event.title === 'Weekly (special)');
+      assert.equal(special?.start_date, '2027-03-15 20:00:00');
+      assert.equal(weekly.length, original.filter((event) => event.slug === 'weekly').length);
+      const trashed = async (api: TestApi) => {
+        const id = (await allEvents(api, false)).find((event) => event.slug === 'weekly')?.id;
+        const query = { status: 'trash' };
+        const list = await api.get(`/events/${String(id)}/occurrences`, { as: 'administrator', query });
+        return list.json.events.map((event: { recurrence_id: string }) => event.recurrence_id);
+      };
+      assert.deepEqual(await trashed(target.api), await trashed(source.api));
+      assert.equal((await trashed(target.api)).length, 1);
+      // Calendar subscribers see the same events: every UID is kept.
+      const uids = (events: Record<string, unknown>[]) =>
+        events.map((event) => `${String(event.slug)} ${String(event.ical_uid)}`).sort();
+      assert.deepEqual(uids(copied), uids(original));
       const bySlug = new Map(copied.map((event) => [event.slug, event as Record<string, never>]));
       assert.equal(bySlug.get('hidden')?.hide_from_listings, true);
       assert.equal(bySlug.get('protected')?.password, 'opensesame');

@@ -44,6 +44,7 @@ import type { EventsState } from './events.state.js';
 import { newIcalUid, withSequence } from '../ical/ical.identity.js';
 import * as seriesRepo from './series/series.repository.js';
 import { SERIES_ROW, userHidden } from './series/series.repository.js';
+import { plannedIcalUid } from '../../db/planned-ids.js';
 import {
   checkRecurrence,
   horizonOf,
@@ -443,7 +444,7 @@ export async function insertEventIn(
       venue_id: null,
       status,
       author_id: input.author ?? ctx.caller?.userId ?? 0,
-      ical_uid: plan.ical?.uid ?? newIcalUid(state.config),
+      ical_uid: plan.ical?.uid ?? plannedIcalUid() ?? newIcalUid(state.config),
       ical_sequence: plan.ical?.sequence ?? 0,
       created_at: now,
       recurrence: recurrence ? JSON.stringify(recurrence) : null,

@@ -16,6 +16,7 @@ import type { ImportKind } from './records.repository.js';
 import { ALL_STATUSES, KINDS, Run, SINGULAR, type ImportOptions, type ImportReport, type Planned } from './run.js';
 import { discover, item, SourceUnusable, type Source } from './source.js';
 import { Target } from './target.js';
+import { copyOccurrences, sourceOccurrences } from './overrides.js';
 import { SourceError } from './fetch.js';
 import { Lists } from './lists.js';
 import { idConflicts, surveyIds, type SurveyQueries } from './keep-ids.js';
@@ -172,7 +173,23 @@ async function eventLinks(run: Run, source: Source, entry: Json, sourceId: numbe
   return links;
 }
 
-async function writeEvent(run: Run, source: Source, options: ImportOptions, entry: Json, protectedAtSource: boolean) {
+const isSeries = (entry: Json) => Array.isArray(entry.recurrence) && entry.recurrence.length > 0;
+
+/** Copy mode: a series' occurrences, and the write that makes the local ones match them. */
+async function occurrencePlan(run: Run, lists: Lists, options: ImportOptions, entry: Json, sourceId: number) {
+  if (!lists.source.copyMode || !isSeries(entry)) return {};
+  const occurrences = await sourceOccurrences(lists, sourceId, options.auth !== undefined);
+  const afterWrite = async (localId: number, target: Target) => {
+    const linksOf = (item: Json) => eventLinks(run, lists.source, item, sourceId);
+    for (const warning of await copyOccurrences(target, localId, occurrences, linksOf))
+      run.warnings.push(`events #${sourceId}: ${warning}`);
+    if (!occurrences.complete)
+      run.warnings.push(`events #${sourceId}: not every page of its occurrences could be read`);
+  };
+  return { occurrences, afterWrite };
+}
+
+async function writeEvent(run: Run, lists: Lists, options: ImportOptions, entry: Json, protectedAtSource: boolean) {
   const sourceId = sourceIdOf(entry);
   if (sourceId === undefined) return;
   const slug = slugOf(entry);
@@ -183,7 +200,7 @@ async function writeEvent(run: Run, source: Source, options: ImportOptions, entr
       `events #${sourceId} ${slug}: password-protected at the source; imported as a draft without its password`,
     );
   const links =
-    options.dryRun && run.isDone('events', sourceId) ? undefined : await eventLinks(run, source, entry, sourceId);
+    options.dryRun && run.isDone('events', sourceId) ? undefined : await eventLinks(run, lists.source, entry, sourceId);
   await run.write({
     kind: 'events',
     sourceId,
@@ -191,6 +208,10 @@ async function writeEvent(run: Run, source: Source, options: ImportOptions, entr
     body: eventBody(entry, status, links ?? { venue: null, organizers: [], categories: [], tags: [] }),
     languages: translationsOf(entry),
     modified: modifiedOf(entry),
+    ...(lists.source.copyMode && typeof entry.ical_uid === 'string' && entry.ical_uid !== ''
+      ? { icalUid: entry.ical_uid }
+      : {}),
+    ...(await occurrencePlan(run, lists, options, entry, sourceId)),
   });
 }
 
@@ -226,7 +247,7 @@ async function importEvents(run: Run, lists: Lists, options: ImportOptions, stat
     if (sourceId !== undefined) listed.add(sourceId);
     await writeEvent(
       run,
-      source,
+      lists,
       options,
       entry,
       sourceId !== undefined && (hidden?.ids.get(sourceId)?.protected ?? false),
@@ -256,7 +277,7 @@ async function importEvents(run: Run, lists: Lists, options: ImportOptions, stat
         '',
         `HTTP ${response.status}${isRecord(response.body) ? ` ${String(response.body.code)}` : ''}`,
       );
-    else await writeEvent(run, source, options, response.body, isProtected);
+    else await writeEvent(run, lists, options, response.body, isProtected);
   }
 }
 

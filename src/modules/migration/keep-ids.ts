@@ -2,6 +2,7 @@ import type { PlannedIds } from '../../db/planned-ids.js';
 import type { Executor } from '../../db/schema.js';
 import type { Lists } from './lists.js';
 import { eventReferences, isRecord, sourceIdOf, type Json } from './map.js';
+import { sourceOccurrences } from './overrides.js';
 import * as records from './records.repository.js';
 import type { ImportKind, ImportRecord } from './records.repository.js';
 
@@ -86,16 +87,14 @@ async function collect(
   report?.(done, done);
 }
 
-/** A copy-mode series' occurrences, by `recurrence_id` (read with `context=edit` when credentials allow). */
-async function occurrencesOf(lists: Lists, seriesId: number, query: Record<string, string | number>) {
+/** A copy-mode series' occurrences, by `recurrence_id`; undefined when a page could not be read. */
+async function occurrencesOf(lists: Lists, seriesId: number, withCredentials: boolean) {
+  const { items, complete } = await sourceOccurrences(lists, seriesId, withCredentials);
+  if (!complete) return undefined;
   const byRecurrence = new Map<string, number>();
-  for await (const outcome of lists.pages(`events/${seriesId}/occurrences`, 'events', query)) {
-    if (!outcome.ok) return undefined;
-    for (const entry of outcome.page.items) {
-      const id = sourceIdOf(entry);
-      if (id !== undefined && isRecord(entry) && typeof entry.recurrence_id === 'string')
-        byRecurrence.set(entry.recurrence_id, id);
-    }
+  for (const entry of items) {
+    const id = sourceIdOf(entry);
+    if (id !== undefined && typeof entry.recurrence_id === 'string') byRecurrence.set(entry.recurrence_id, id);
   }
   return byRecurrence;
 }
@@ -114,8 +113,7 @@ export async function surveyIds(lists: Lists, queries: SurveyQueries, progress?:
     await collect(lists, kind, queries.terms, progress, (entry) => kept.add(kind, sourceIdOf(entry)));
   for (const kind of ['venues', 'organizers'] as const)
     await collect(lists, kind, queries.linked, progress, (entry) => kept.add(kind, sourceIdOf(entry)));
-  const { context, status } = queries.events;
-  const occurrenceQuery = { status, ...(context ? { context } : {}) };
+  const withCredentials = queries.events.context === 'edit';
   await collect(lists, 'events', queries.events, progress, async (entry) => {
     const id = sourceIdOf(entry);
     kept.add('events', id);
@@ -124,7 +122,7 @@ export async function surveyIds(lists: Lists, queries: SurveyQueries, progress?:
     for (const organizer of refs.organizers) kept.add('organizers', sourceIdOf(organizer));
     const series = lists.source.copyMode && Array.isArray(entry.recurrence) && entry.recurrence.length > 0;
     if (!series || id === undefined) return;
-    const occurrences = await occurrencesOf(lists, id, occurrenceQuery);
+    const occurrences = await occurrencesOf(lists, id, withCredentials);
     if (occurrences) kept.occurrences.set(id, occurrences);
     else kept.warnings.push(`events #${id}: its occurrences could not be read, they get new ids here`);
   });

@@ -157,3 +157,9 @@ export async function raiseIdSequence(db: Executor, table: 'posts' | 'terms', hi
   if (Number(updated.numAffectedRows ?? 0) === 0)
     await sql`INSERT INTO sqlite_sequence (name, seq) VALUES (${table}, ${highest})`.execute(db);
 }
+
+/** Whether an event here has this iCalendar UID (the column is unique). */
+export async function icalUidTaken(db: Executor, uid: string): Promise<boolean> {
+  const row = await db.selectFrom('events').select('post_id').where('ical_uid', '=', uid).executeTakeFirst();
+  return row !== undefined;
+}

@@ -6,6 +6,7 @@ import { TargetRefusal, type Target } from './target.js';
 import { findPostIdBySlug } from '../posts/posts.repository.js';
 import type { PlannedIds } from '../../db/planned-ids.js';
 import type { KeptIds } from './keep-ids.js';
+import type { SourceOccurrences } from './overrides.js';
 
 /*
  * One run of `import:tec` (API.md §24): what it has written so far, its tallies, failures and
@@ -72,6 +73,12 @@ export interface Planned {
   modified: number | undefined;
   /** The name field, for the duplicate-reuse work-around of venues and organizers. */
   nameField?: 'venue' | 'organizer';
+  /** Copy mode: the event's iCalendar UID at the source, kept when it is created here. */
+  icalUid?: string;
+  /** A copy-mode series' occurrences at the source: part of what makes it changed. */
+  occurrences?: SourceOccurrences;
+  /** What follows a write of the item (a series' overrides), before it is recorded as done. */
+  afterWrite?: (localId: number, target: Target) => Promise<void>;
 }
 
 export class Run {
@@ -178,7 +185,11 @@ export class Run {
   private async upsert(planned: Planned): Promise<Outcome> {
     const { kind, sourceId } = planned;
     const record = this.records.get(kind)?.get(sourceId);
-    const print = fingerprint({ body: planned.body, languages: planned.languages });
+    const print = fingerprint({
+      body: planned.body,
+      languages: planned.languages,
+      ...(planned.occurrences ? { occurrences: planned.occurrences.items } : {}),
+    });
     const terms = kind === 'categories' || kind === 'tags';
     const old =
       this.options.since !== undefined && planned.modified !== undefined && planned.modified < this.options.since;
@@ -193,9 +204,10 @@ export class Run {
     const at = this.now();
     if (localId === undefined) {
       await records.reserve(this.target.db, this.source.root, kind, sourceId, at);
-      localId = await this.create(planned, plan);
+      localId = await this.create(planned, await this.withIcalUid(planned, plan));
       this.local.get(kind)?.set(sourceId, localId);
       await this.translate(planned, localId);
+      await planned.afterWrite?.(localId, this.target);
       await records.complete(this.target.db, this.source.root, kind, sourceId, { localId, fingerprint: print }, at);
       return 'created';
     }
@@ -203,6 +215,7 @@ export class Run {
     await this.target.update(kind, localId, body, lang, plan);
     this.local.get(kind)?.set(sourceId, localId);
     await this.translate(planned, localId);
+    await planned.afterWrite?.(localId, this.target);
     await records.complete(this.target.db, this.source.root, kind, sourceId, { localId, fingerprint: print }, at);
     return 'updated';
   }
@@ -212,6 +225,20 @@ export class Run {
     const [first] = planned.languages;
     if (!first) return { body: planned.body, lang: undefined };
     return { body: { ...planned.body, ...first.fields }, lang: first.lang };
+  }
+
+  /**
+   * Copy mode keeps a new event's iCalendar UID (API.md §24), unless an event here has it already
+   * (one imported from a feed, say): then it gets a UID of its own, with a warning.
+   */
+  private async withIcalUid(planned: Planned, plan: PlannedIds | undefined): Promise<PlannedIds | undefined> {
+    const uid = planned.icalUid;
+    if (uid === undefined) return plan;
+    if (await records.icalUidTaken(this.target.db, uid)) {
+      this.warnings.push(`events #${planned.sourceId} ${planned.slug}: its UID ${uid} is taken here, given a new one`);
+      return plan;
+    }
+    return { ...plan, type: SINGULAR[planned.kind], icalUid: uid };
   }
 
   private async translate(planned: Planned, localId: number): Promise<void> {
@@ -231,7 +258,8 @@ export class Run {
     plan: PlannedIds | undefined,
   ): Promise<number | undefined> {
     // With --keep-ids the item an interrupted run created holds the kept id (checked before writing).
-    if (interrupted && plan && (await this.target.exists(planned.kind, plan.id))) return plan.id;
+    const kept = plan?.id;
+    if (interrupted && kept !== undefined && (await this.target.exists(planned.kind, kept))) return kept;
     if (planned.slug === '') return undefined;
     const holder = await this.slugHolder(planned.kind, planned.slug);
     if (holder === undefined) return undefined;

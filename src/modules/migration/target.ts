@@ -5,6 +5,7 @@ import { withPlannedIds, type PlannedIds } from '../../db/planned-ids.js';
 import { createAppPassword, listAppPasswords, revokeAppPassword } from '../users/users.service.js';
 import { firstAdministrator, type ImportKind } from './records.repository.js';
 import { SourceUnusable } from './source.js';
+import { OCCURRENCE_STATUSES } from './overrides.js';
 
 /** A write refused by this service's API: the reason is its message (with the parameters named). */
 export class TargetRefusal extends Error {
@@ -23,6 +24,8 @@ export interface Written {
 
 const PASSWORD_PREFIX = 'import:tec';
 const STALE_AFTER_S = 86_400;
+
+const language = (lang: string | undefined) => (lang ? { i18n_language: lang } : undefined);
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -87,13 +90,18 @@ export class Target {
     }
   }
 
-  private async send(method: 'GET' | 'POST' | 'PATCH', path: string, body?: unknown, lang?: string) {
+  private async send(
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    path: string,
+    body?: unknown,
+    query?: Record<string, string>,
+  ) {
     const response = await this.app.inject({
       method,
       url: `/${NAMESPACE}${path}`,
       headers: { authorization: this.authorization, ...(body ? { 'content-type': 'application/json' } : {}) },
       payload: body === undefined ? undefined : JSON.stringify(body),
-      query: lang ? { i18n_language: lang } : undefined,
+      query,
     });
     let json: unknown;
     try {
@@ -112,7 +120,7 @@ export class Target {
 
   /** With a plan, what the write creates takes the planned ids (`--keep-ids`). */
   async create(kind: ImportKind, body: Record<string, unknown>, lang?: string, plan?: PlannedIds): Promise<Written> {
-    const { status, json } = await withPlannedIds(plan, () => this.send('POST', `/${kind}`, body, lang));
+    const { status, json } = await withPlannedIds(plan, () => this.send('POST', `/${kind}`, body, language(lang)));
     return Target.written(status, json);
   }
 
@@ -123,8 +131,29 @@ export class Target {
     lang?: string,
     plan?: PlannedIds,
   ): Promise<Written> {
-    const { status, json } = await withPlannedIds(plan, () => this.send('PATCH', `/${kind}/${id}`, body, lang));
+    const { status, json } = await withPlannedIds(plan, () =>
+      this.send('PATCH', `/${kind}/${id}`, body, language(lang)),
+    );
     return Target.written(status, json);
+  }
+
+  /** Trashes the item, or deletes it for good. */
+  async remove(kind: ImportKind, id: number, force: boolean): Promise<void> {
+    const { status, json } = await this.send('DELETE', `/${kind}/${id}`, undefined, force ? { force: 'true' } : {});
+    if (status !== 200) throw new TargetRefusal(status, reasonOf(status, json));
+  }
+
+  /** A local series' occurrences, every status, as editors read them. */
+  async occurrences(seriesId: number): Promise<Record<string, unknown>[]> {
+    const items: Record<string, unknown>[] = [];
+    for (let page = 1; ; page++) {
+      const query = { context: 'edit', status: OCCURRENCE_STATUSES, per_page: '50', page: String(page) };
+      const { status, json } = await this.send('GET', `/events/${seriesId}/occurrences`, undefined, query);
+      if (status !== 200 || !isRecord(json) || !Array.isArray(json.events))
+        throw new TargetRefusal(status, reasonOf(status, json));
+      items.push(...json.events.filter(isRecord));
+      if (page >= Number(json.total_pages)) return items;
+    }
   }
 
   /** Whether the local item still exists (it may have been deleted here since the last run). */
