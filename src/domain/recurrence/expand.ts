@@ -1,7 +1,8 @@
 import { RRuleTemporal } from 'rrule-temporal';
 import { Temporal } from 'temporal-polyfill';
-import { RecurrenceProblem, type RecurrenceDate, type RecurrenceSet } from './lines.js';
+import { parseRecurrence, RecurrenceProblem, type RecurrenceDate, type RecurrenceSet } from './lines.js';
 import { temporalZoneId } from './zones.js';
+import { localDateOf } from './ids.js';
 
 /** The series' own times: DTSTART and DTEND, its zone, and whether it lasts whole days. */
 export interface SeriesTimes {
@@ -25,6 +26,8 @@ export const MAX_MATERIALISED = 10_000;
 
 const seconds = (zoned: Temporal.ZonedDateTime) => Math.floor(zoned.epochMilliseconds / 1000);
 const basic = (text: string) => text.replace(/[-:]/g, '');
+/** An instant as a `recurrence_id` (`20270105T180000Z`). */
+const utcBasic = (seconds: number) => `${basic(new Date(seconds * 1000).toISOString().slice(0, 19))}Z`;
 
 function wallClock(at: number, zone: string): Temporal.PlainDateTime {
   return Temporal.Instant.fromEpochMilliseconds(at * 1000)
@@ -115,9 +118,6 @@ export function expandSeries(
 
   return starts.map((start) => {
     const wall = byStart.get(start) as Temporal.PlainDateTime;
-    const localDate = Temporal.Instant.fromEpochMilliseconds(start * 1000)
-      .toZonedDateTimeISO(zone)
-      .toPlainDate();
     if (times.all_day) {
       const lastDay = wall.toPlainDate().add({ days });
       return {
@@ -128,10 +128,10 @@ export function expandSeries(
       };
     }
     return {
-      recurrenceId: `${basic(Temporal.Instant.fromEpochMilliseconds(start * 1000).toString({ smallestUnit: 'second' }))}`,
+      recurrenceId: utcBasic(start),
       start,
       end: start + duration,
-      localDate: localDate.toString(),
+      localDate: localDateOf(start, times.timezone),
     };
   });
 }
@@ -143,4 +143,17 @@ function startOf(date: RecurrenceDate, zone: string, startWall: Temporal.PlainDa
   return date.kind === 'date'
     ? instantOf(Temporal.PlainDate.from(date.date).toPlainDateTime(startWall.toPlainTime()), zone)
     : date.seconds;
+}
+
+let last: { key: string; occurrences: Occurrence[] } | undefined;
+
+/**
+ * expandSeries of a series' lines, remembering the last answer (never to be changed by callers):
+ * a write checks a series' lines (API.md §20.1) and then materialises the same expansion.
+ */
+export function expandLines(lines: readonly string[], times: SeriesTimes, horizon: number): Occurrence[] {
+  const key = JSON.stringify([lines, times.start_utc, times.end_utc, times.timezone, times.all_day, horizon]);
+  if (last?.key !== key)
+    last = { key, occurrences: expandSeries(parseRecurrence(lines, times.all_day), times, horizon) };
+  return last.occurrences;
 }

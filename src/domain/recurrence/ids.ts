@@ -1,6 +1,12 @@
 import { DateTime, type Zone } from 'luxon';
 import { zoneOf } from '../timezones.js';
 
+/** The local date (`YYYY-MM-DD`) of an instant (Unix seconds) in a stored zone. */
+export function localDateOf(seconds: number, timezone: string): string {
+  const ms = seconds * 1000;
+  return new Date(ms + zoneOf(timezone).offset(ms) * 60_000).toISOString().slice(0, 10);
+}
+
 /**
  * The local date (`YYYY-MM-DD`) of an occurrence's original start, from its `recurrence_id`
  * (API.md §20.2: UTC basic `20270105T180000Z`, or `YYYYMMDD` for all-day series) in the series' zone.
@@ -8,10 +14,9 @@ import { zoneOf } from '../timezones.js';
 export function recurrenceIdDate(recurrenceId: string, timezone: string): string {
   const date = `${recurrenceId.slice(0, 4)}-${recurrenceId.slice(4, 6)}-${recurrenceId.slice(6, 8)}`;
   if (recurrenceId.length === 8) return date;
-  const instant = DateTime.fromISO(
-    `${date}T${recurrenceId.slice(9, 11)}:${recurrenceId.slice(11, 13)}:${recurrenceId.slice(13, 15)}Z`,
-  );
-  return instant.setZone(zoneOf(timezone)).toISODate() ?? date;
+  const [hour, minute, second] = [9, 11, 13].map((at) => Number(recurrenceId.slice(at, at + 2)));
+  const day = Date.parse(`${date}T00:00:00Z`);
+  return localDateOf(day / 1000 + hour * 3600 + minute * 60 + second, timezone);
 }
 
 /** An occurrence's original start from its `recurrence_id`: the instant, or local midnight of an all-day date. */

@@ -1,9 +1,8 @@
 import { readStates } from '../../../changes/change-log.repository.js';
 import type { ChangeSet } from '../../../changes/change-set.js';
 import type { Executor } from '../../../db/schema.js';
-import { expandSeries, type Occurrence } from '../../../domain/recurrence/expand.js';
+import { expandLines, type Occurrence } from '../../../domain/recurrence/expand.js';
 import { recurrenceIdDate } from '../../../domain/recurrence/ids.js';
-import { parseRecurrence } from '../../../domain/recurrence/lines.js';
 import { sortKeys } from '../events.dates.js';
 import * as repo from './series.repository.js';
 
@@ -26,7 +25,7 @@ export interface Horizon {
  * new starts are new occurrences and the remaining stored ones vanish.
  */
 export function pairOccurrences(
-  stored: readonly (repo.StoredOccurrence & { localDate: string })[],
+  stored: readonly repo.StoredOccurrence[],
   expanded: readonly Occurrence[],
 ): { kept: [repo.StoredOccurrence, Occurrence][]; added: Occurrence[]; removed: repo.StoredOccurrence[] } {
   const byRecurrenceId = new Map(stored.map((o) => [o.recurrence_id, o]));
@@ -40,9 +39,11 @@ export function pairOccurrences(
       matched.add(same.id);
     } else unmatchedNew.push(occurrence);
   }
-  const oldByDate = new Map<string, (repo.StoredOccurrence & { localDate: string })[]>();
+  const oldByDate = new Map<string, repo.StoredOccurrence[]>();
   for (const old of stored.filter((o) => !matched.has(o.id))) {
-    oldByDate.set(old.localDate, [...(oldByDate.get(old.localDate) ?? []), old]);
+    // The original local date in the zone the occurrence had (a series edit may change the zone).
+    const localDate = recurrenceIdDate(old.recurrence_id, old.timezone);
+    oldByDate.set(localDate, [...(oldByDate.get(localDate) ?? []), old]);
   }
   const added: Occurrence[] = [];
   for (const occurrence of unmatchedNew) {
@@ -70,11 +71,7 @@ export async function materialise(
   options: { sharedChanged: boolean },
 ): Promise<{ added: number[]; removed: number[] }> {
   const series = await repo.seriesRow(trx, seriesId);
-  const stored = (await repo.occurrencesOf(trx, seriesId)).map((o) => ({
-    ...o,
-    // The original local date in the zone the occurrence had (a series edit may change the zone).
-    localDate: recurrenceIdDate(o.recurrence_id, o.timezone),
-  }));
+  const stored = await repo.occurrencesOf(trx, seriesId);
   if (!series?.recurrence) {
     await recordDeleted(
       trx,
@@ -96,9 +93,7 @@ export async function materialise(
   };
   const lines = JSON.parse(series.recurrence) as string[];
   const excluded = new Set(JSON.parse(series.excluded ?? '[]') as string[]);
-  const expanded = expandSeries(parseRecurrence(lines, times.all_day), times, horizon.until).filter(
-    (o) => !excluded.has(o.recurrenceId),
-  );
+  const expanded = expandLines(lines, times, horizon.until).filter((o) => !excluded.has(o.recurrenceId));
   const { kept, added, removed } = pairOccurrences(stored, expanded);
   const timesOf = (o: Occurrence): repo.OccurrenceTimes => ({
     start_utc: o.start,
@@ -116,6 +111,7 @@ export async function materialise(
     removed.map((o) => o.id),
   );
   const moved: number[] = [];
+  const retimed: ({ id: number } & repo.OccurrenceTimes)[] = [];
   for (const [old, occurrence] of kept) {
     if (
       old.recurrence_id !== occurrence.recurrenceId ||
@@ -125,10 +121,11 @@ export async function materialise(
       // An override given its own dates keeps them (API.md §20.3); its original start still follows.
       if (TIMES.some((field) => fieldsOf(old.overrides).has(field)))
         await repo.updateOccurrenceTimes(trx, old.id, { recurrence_id: occurrence.recurrenceId });
-      else await repo.updateOccurrenceTimes(trx, old.id, timesOf(occurrence));
+      else retimed.push({ id: old.id, ...timesOf(occurrence) });
       moved.push(old.id);
     }
   }
+  await repo.updateOccurrencesTimes(trx, retimed);
   const addedIds: number[] = [];
   for (const occurrence of added) addedIds.push(await repo.insertOccurrence(trx, seriesId, timesOf(occurrence)));
   await repo.copyShared(trx, seriesId, addedIds);

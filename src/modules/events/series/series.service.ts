@@ -2,7 +2,7 @@ import type { ChangeSet } from '../../../changes/change-set.js';
 import type { Config } from '../../../config.js';
 import type { Executor } from '../../../db/schema.js';
 import { invalidParam, invalidParams, type ParamProblem } from '../../../errors.js';
-import { expandSeries, type SeriesTimes } from '../../../domain/recurrence/expand.js';
+import { expandLines, type SeriesTimes } from '../../../domain/recurrence/expand.js';
 import { MAX_COUNT, parseRecurrence, RecurrenceProblem } from '../../../domain/recurrence/lines.js';
 import type { DateTime } from 'luxon';
 import { materialise, type Horizon } from './series.materialise.js';
@@ -36,12 +36,11 @@ export function recurrenceProblem(
   times: SeriesTimes,
 ): RecurrenceProblem | undefined {
   try {
-    const set = parseRecurrence(lines, times.all_day);
     const from = Math.max(times.start_utc, Math.floor(now.toSeconds()));
-    const upcoming = expandSeries(set, times, horizonOf(config, now).until).filter((o) => o.start >= from);
+    const upcoming = expandLines(lines, times, horizonOf(config, now).until).filter((o) => o.start >= from);
     if (upcoming.length > MAX_UPCOMING)
       return new RecurrenceProblem(
-        set.ruleLine || 1,
+        parseRecurrence(lines, times.all_day).ruleLine || 1,
         `more than ${MAX_UPCOMING} occurrences up to the horizon (${config.recurrenceHorizonMonths} months)`,
       );
     return undefined;
