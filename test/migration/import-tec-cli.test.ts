@@ -4,10 +4,9 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { useTestApp } from '../helpers/app.js';
 import { TecStandIn, tecEvent } from '../helpers/tec-stand-in.js';
-import { tecSite } from './tec-site.js';
+import { TEC_AUTH, tecSite } from './tec-site.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const AUTH = 'admin:abcd efgh ijkl mnop qrst uvwx';
 
 /**
  * The real CLI in a child process (each spawn costs a second or more: keep them few). Asynchronous:
@@ -40,7 +39,7 @@ describe('npm run cli -- import:tec', () => {
 
   it('prints a table per resource and exits 0; a failed item is listed and exits 1', async () => {
     const allow = { IMPORT_ALLOW_PRIVATE_URLS: 'true' };
-    const first = await cli(t.api.config.databaseUrl, allow, 'import:tec', tec.origin, '--auth', AUTH);
+    const first = await cli(t.api.config.databaseUrl, allow, 'import:tec', tec.origin, '--auth', TEC_AUTH);
     assert.equal(first.status, 0, first.stderr);
     const lines = first.stdout.split('\n');
     assert.match(lines[0], /^Imported from http:\/\/127\.0\.0\.1:\d+\/wp-json\/tribe\/events\/v1\/:$/);
@@ -50,7 +49,7 @@ describe('npm run cli -- import:tec', () => {
     assert.match(first.stdout, /events #1122 members-only: password-protected/);
     // No terminal: plain progress lines on stderr instead of a bar (the 123 listed events).
     assert.match(first.stderr, /^events 123\/123 \(100%\)/m);
-    assert.ok(!first.stdout.includes(AUTH.split(':')[1]), 'the password is never printed');
+    assert.ok(!first.stdout.includes(TEC_AUTH.split(':')[1]), 'the password is never printed');
 
     const local = await t.api.post(
       '/events',
@@ -61,7 +60,7 @@ describe('npm run cli -- import:tec', () => {
     tec.site.events.push(
       tecEvent({ id: 1300, title: 'Clash', slug: 'clash', start: '2027-09-02 18:00:00', end: '2027-09-02 19:00:00' }),
     );
-    const second = await cli(t.api.config.databaseUrl, allow, 'import:tec', tec.origin, '--auth', AUTH);
+    const second = await cli(t.api.config.databaseUrl, allow, 'import:tec', tec.origin, '--auth', TEC_AUTH);
     assert.equal(second.status, 1, second.stderr);
     assert.match(second.stdout, /^events\s+0\s+0\s+124\s+1$/m);
     assert.match(second.stdout, /^Failed:\n^events #1300 clash: slug taken$/m);
@@ -77,7 +76,7 @@ describe('npm run cli -- import:tec', () => {
     assert.match(since.stderr, /--since must be a date/);
     // The first test imported without --keep-ids: every item now holds another id than its source's.
     const allow = { IMPORT_ALLOW_PRIVATE_URLS: 'true' };
-    const keep = await cli(t.api.config.databaseUrl, allow, 'import:tec', tec.origin, '--auth', AUTH, '--keep-ids');
+    const keep = await cli(t.api.config.databaseUrl, allow, 'import:tec', tec.origin, '--auth', TEC_AUTH, '--keep-ids');
     assert.equal(keep.status, 2, keep.stderr);
     assert.match(keep.stderr, /^error: --keep-ids: \d+ of the source's ids are taken here; nothing was written:$/m);
     assert.match(keep.stderr, /^ {2}events #1001: imported before as #\d+ \(a run without --keep-ids\)$/m);

@@ -1,18 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { importTec, type ImportOptions } from '../../src/modules/migration/import.js';
+import { importTec } from '../../src/modules/migration/import.js';
 import { SourceUnusable } from '../../src/modules/migration/source.js';
 import { createAppPassword, listAppPasswords } from '../../src/modules/users/users.service.js';
 import { testDialects } from '../helpers/databases.js';
 import { useTestApp, type TestApi } from '../helpers/app.js';
 import { TecStandIn, tecEvent } from '../helpers/tec-stand-in.js';
-import { tecSite } from './tec-site.js';
+import { importOptions, tecSite } from './tec-site.js';
 
-const AUTH = 'admin:abcd efgh ijkl mnop qrst uvwx';
-
-function options(site: string, extra: Partial<ImportOptions> = {}): ImportOptions {
-  return { site, auth: AUTH, dryRun: false, allowPrivate: true, retryDelaysMs: [5, 5, 5], ...extra };
-}
+const options = importOptions;
 
 async function eventBySlug(api: TestApi, slug: string) {
   const res = await api.get(`/events/by-slug/${slug}`, { as: 'administrator' });

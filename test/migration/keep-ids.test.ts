@@ -6,13 +6,9 @@ import { listAppPasswords } from '../../src/modules/users/users.service.js';
 import { testDialects } from '../helpers/databases.js';
 import { useTestApp, type TestApi } from '../helpers/app.js';
 import { TecStandIn, tecEvent, tecTerm, type TecSite } from '../helpers/tec-stand-in.js';
-import { tecSite } from './tec-site.js';
+import { importOptions, tecSite } from './tec-site.js';
 
-const AUTH = 'admin:abcd efgh ijkl mnop qrst uvwx';
-
-function options(site: string, extra: Partial<ImportOptions> = {}): ImportOptions {
-  return { site, auth: AUTH, dryRun: false, keepIds: true, allowPrivate: true, retryDelaysMs: [5, 5, 5], ...extra };
-}
+const options = (site: string, extra: Partial<ImportOptions> = {}) => importOptions(site, { keepIds: true, ...extra });
 
 const ids = (items: { id?: unknown }[]) => items.map((item) => Number(item.id)).sort((a, b) => a - b);
 

@@ -1,4 +1,13 @@
+import type { ImportOptions } from '../../src/modules/migration/import.js';
 import { tecEvent, tecOrganizer, tecTerm, tecVenue, type TecSite } from '../helpers/tec-stand-in.js';
+
+/** The stand-in's application password (any is accepted), as `--auth` takes it. */
+export const TEC_AUTH = 'admin:abcd efgh ijkl mnop qrst uvwx';
+
+/** An import of the stand-in site with credentials, private addresses allowed and short retry delays. */
+export function importOptions(site: string, extra: Partial<ImportOptions> = {}): ImportOptions {
+  return { site, auth: TEC_AUTH, dryRun: false, allowPrivate: true, retryDelaysMs: [5, 5, 5], ...extra };
+}
 
 /**
  * A TEC site for the import tests: nested categories listed child first, an entity-encoded title,
