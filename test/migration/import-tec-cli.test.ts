@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { after, before, describe, it } from 'node:test';
-import { useTestApp } from '../helpers/app.js';
-import { TecStandIn, tecEvent } from '../helpers/tec-stand-in.js';
-import { TEC_AUTH, tecSite } from './tec-site.js';
+import { describe, it } from 'node:test';
+import { tecEvent } from '../helpers/tec-stand-in.js';
+import { TEC_AUTH, useTecImport } from './tec-site.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -29,13 +28,7 @@ function cli(databaseUrl: string, env: Record<string, string>, ...args: string[]
 // The command's wiring (options, output, exit codes); the import itself is tested on both databases
 // in import-tec.test.ts.
 describe('npm run cli -- import:tec', () => {
-  const t = useTestApp('sqlite');
-  const tec = new TecStandIn(tecSite());
-  before(async () => {
-    await tec.start();
-    await t.api.user('administrator');
-  });
-  after(() => tec.stop());
+  const { t, tec } = useTecImport('sqlite');
 
   it('prints a table per resource and exits 0; a failed item is listed and exits 1', async () => {
     const allow = { IMPORT_ALLOW_PRIVATE_URLS: 'true' };

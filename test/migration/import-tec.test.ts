@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { importTec } from '../../src/modules/migration/import.js';
 import { SourceUnusable } from '../../src/modules/migration/source.js';
 import { createAppPassword, listAppPasswords } from '../../src/modules/users/users.service.js';
 import { testDialects } from '../helpers/databases.js';
-import { useTestApp, type TestApi } from '../helpers/app.js';
-import { TecStandIn, tecEvent } from '../helpers/tec-stand-in.js';
-import { importOptions, tecSite } from './tec-site.js';
+import type { TestApi } from '../helpers/app.js';
+import { tecEvent } from '../helpers/tec-stand-in.js';
+import { importOptions, tecSite, useTecImport } from './tec-site.js';
 
 const options = importOptions;
 
@@ -23,13 +23,7 @@ async function countEvents(api: TestApi): Promise<number> {
 
 for (const dialect of await testDialects()) {
   describe(`import:tec from a TEC site [${dialect}]`, () => {
-    const t = useTestApp(dialect);
-    const tec = new TecStandIn(tecSite());
-    before(async () => {
-      await tec.start();
-      await t.api.user('administrator');
-    });
-    after(() => tec.stop());
+    const { t, tec } = useTecImport(dialect);
 
     it('imports terms, venues, organizers and every event, with links, dates and flags', async () => {
       const report = await importTec(t.api.app, options(tec.origin));
@@ -176,10 +170,7 @@ for (const dialect of await testDialects()) {
   });
 
   describe(`import:tec without an administrator here [${dialect}]`, () => {
-    const t = useTestApp(dialect);
-    const tec = new TecStandIn(tecSite());
-    before(() => tec.start());
-    after(() => tec.stop());
+    const { t, tec } = useTecImport(dialect, tecSite(), { administrator: false });
 
     it('stops before writing: imported items belong to the first administrator', async () => {
       await assert.rejects(importTec(t.api.app, options(tec.origin)), (error) => {
@@ -192,13 +183,7 @@ for (const dialect of await testDialects()) {
   });
 
   describe(`import:tec when items disappear at the source [${dialect}]`, () => {
-    const t = useTestApp(dialect);
-    const tec = new TecStandIn(tecSite());
-    before(async () => {
-      await tec.start();
-      await t.api.user('administrator');
-    });
-    after(() => tec.stop());
+    const { t, tec } = useTecImport(dialect);
 
     it('an event deleted at the source is left in place and reported', async () => {
       await importTec(t.api.app, options(tec.origin));
@@ -211,13 +196,7 @@ for (const dialect of await testDialects()) {
   });
 
   describe(`import:tec when the source fails [${dialect}]`, () => {
-    const t = useTestApp(dialect);
-    const tec = new TecStandIn(tecSite());
-    before(async () => {
-      await tec.start();
-      await t.api.user('administrator');
-    });
-    after(() => tec.stop());
+    const { t, tec } = useTecImport(dialect);
 
     it('retries a page that fails twice, reports one that keeps failing, goes on, and a re-run completes', async () => {
       const page = (n: number) =>

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { importTec, type ImportOptions } from '../../src/modules/migration/import.js';
 import { SourceUnusable } from '../../src/modules/migration/source.js';
 import { listAppPasswords } from '../../src/modules/users/users.service.js';
 import { testDialects } from '../helpers/databases.js';
-import { useTestApp, type TestApi } from '../helpers/app.js';
-import { TecStandIn, tecEvent, tecTerm, type TecSite } from '../helpers/tec-stand-in.js';
-import { importOptions, tecSite } from './tec-site.js';
+import type { TestApi } from '../helpers/app.js';
+import { tecEvent, tecTerm, type TecSite } from '../helpers/tec-stand-in.js';
+import { importOptions, useTecImport } from './tec-site.js';
 
 const options = (site: string, extra: Partial<ImportOptions> = {}) => importOptions(site, { keepIds: true, ...extra });
 
@@ -27,13 +27,7 @@ async function localIds(api: TestApi) {
 
 for (const dialect of await testDialects()) {
   describe(`import:tec --keep-ids [${dialect}]`, () => {
-    const t = useTestApp(dialect);
-    const tec = new TecStandIn(tecSite());
-    before(async () => {
-      await tec.start();
-      await t.api.user('administrator');
-    });
-    after(() => tec.stop());
+    const { t, tec } = useTecImport(dialect);
 
     it('keeps every source id; new items here continue above the highest; a re-run changes nothing', async () => {
       const report = await importTec(t.api.app, options(tec.origin));
@@ -91,14 +85,8 @@ for (const dialect of await testDialects()) {
   });
 
   describe(`import:tec --keep-ids stops before writing when ids are taken [${dialect}]`, () => {
-    const t = useTestApp(dialect);
     const site: TecSite = { categories: [], tags: [], venues: [], organizers: [], events: [] };
-    const tec = new TecStandIn(site);
-    before(async () => {
-      await tec.start();
-      await t.api.user('administrator');
-    });
-    after(() => tec.stop());
+    const { t, tec } = useTecImport(dialect, site);
 
     it('lists every conflict, exits before any write, and never keeps a provisional id', async () => {
       const local = await t.api.post(

@@ -1,8 +1,26 @@
+import { after, before } from 'node:test';
+import type { Dialect } from '../../src/db/connect.js';
 import type { ImportOptions } from '../../src/modules/migration/import.js';
-import { tecEvent, tecOrganizer, tecTerm, tecVenue, type TecSite } from '../helpers/tec-stand-in.js';
+import { useTestApp } from '../helpers/app.js';
+import { TecStandIn, tecEvent, tecOrganizer, tecTerm, tecVenue, type TecSite } from '../helpers/tec-stand-in.js';
 
 /** The stand-in's application password (any is accepted), as `--auth` takes it. */
 export const TEC_AUTH = 'admin:abcd efgh ijkl mnop qrst uvwx';
+
+/**
+ * For one suite: a test app (with an administrator unless `administrator: false`) and the TEC
+ * stand-in serving `site`, started before the tests and stopped after them.
+ */
+export function useTecImport(dialect: Dialect, site: TecSite = tecSite(), { administrator = true } = {}) {
+  const t = useTestApp(dialect);
+  const tec = new TecStandIn(site);
+  before(async () => {
+    await tec.start();
+    if (administrator) await t.api.user('administrator');
+  });
+  after(() => tec.stop());
+  return { t, tec };
+}
 
 /** An import of the stand-in site with credentials, private addresses allowed and short retry delays. */
 export function importOptions(site: string, extra: Partial<ImportOptions> = {}): ImportOptions {
