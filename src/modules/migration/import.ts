@@ -3,6 +3,7 @@ import {
   eventBody,
   eventReferences,
   isRecord,
+  isSeries,
   modifiedOf,
   organizerBody,
   parentOf,
@@ -172,8 +173,6 @@ async function eventLinks(run: Run, source: Source, entry: Json, sourceId: numbe
     run.warnings.push(`events #${sourceId}: written without ${missing.join(', ')} (not imported)`);
   return links;
 }
-
-const isSeries = (entry: Json) => Array.isArray(entry.recurrence) && entry.recurrence.length > 0;
 
 /** Copy mode: a series' occurrences, and the write that makes the local ones match them. */
 async function occurrencePlan(run: Run, lists: Lists, options: ImportOptions, entry: Json, sourceId: number) {

@@ -1,10 +1,11 @@
 import type { PlannedIds } from '../../db/planned-ids.js';
 import type { Executor } from '../../db/schema.js';
 import type { Lists } from './lists.js';
-import { eventReferences, isRecord, sourceIdOf, type Json } from './map.js';
+import { eventReferences, isRecord, isSeries, sourceIdOf, type Json } from './map.js';
 import { sourceOccurrences } from './overrides.js';
 import * as records from './records.repository.js';
 import type { ImportKind, ImportRecord } from './records.repository.js';
+import { SINGULAR, type ImportOptions } from './run.js';
 
 /*
  * `--keep-ids` (API.md §24): every item keeps its source id (posts and terms: separate sequences),
@@ -16,14 +17,6 @@ import type { ImportKind, ImportRecord } from './records.repository.js';
 /** TEC Pro's provisional occurrence ids start here: never kept (API.md §24). */
 export const PROVISIONAL_IDS = 10_000_000;
 
-export const PLANNED_TYPE: Record<ImportKind, string> = {
-  categories: 'category',
-  tags: 'tag',
-  venues: 'venue',
-  organizers: 'organizer',
-  events: 'event',
-};
-
 const SEQUENCE_OF: Record<ImportKind, 'posts' | 'terms'> = {
   categories: 'terms',
   tags: 'terms',
@@ -32,9 +25,7 @@ const SEQUENCE_OF: Record<ImportKind, 'posts' | 'terms'> = {
   events: 'posts',
 };
 
-export interface Progress {
-  (label: string): (done: number, total: number) => void;
-}
+type Progress = ImportOptions['progress'];
 
 /** What a run will write, by kind and source id, and each series' occurrences by `recurrence_id`. */
 export class KeptIds {
@@ -54,7 +45,7 @@ export class KeptIds {
 
   planFor(kind: ImportKind, sourceId: number): PlannedIds | undefined {
     if (!this.ids[kind].has(sourceId)) return undefined;
-    return { type: PLANNED_TYPE[kind], id: sourceId, occurrences: this.occurrences.get(sourceId) };
+    return { type: SINGULAR[kind], id: sourceId, occurrences: this.occurrences.get(sourceId) };
   }
 
   /** The highest id to keep in each sequence. */
@@ -72,7 +63,7 @@ async function collect(
   lists: Lists,
   kind: ImportKind,
   query: Record<string, string | number>,
-  progress: Progress | undefined,
+  progress: Progress,
   each: (entry: Json) => Promise<void> | void,
 ): Promise<void> {
   const report = progress?.(`checking ids: ${kind}`);
@@ -120,8 +111,7 @@ export async function surveyIds(lists: Lists, queries: SurveyQueries, progress?:
     const refs = eventReferences(entry);
     kept.add('venues', sourceIdOf(refs.venue));
     for (const organizer of refs.organizers) kept.add('organizers', sourceIdOf(organizer));
-    const series = lists.source.copyMode && Array.isArray(entry.recurrence) && entry.recurrence.length > 0;
-    if (!series || id === undefined) return;
+    if (!lists.source.copyMode || !isSeries(entry) || id === undefined) return;
     const occurrences = await occurrencesOf(lists, id, withCredentials);
     if (occurrences) kept.occurrences.set(id, occurrences);
     else kept.warnings.push(`events #${id}: its occurrences could not be read, they get new ids here`);
@@ -145,7 +135,7 @@ function conflictOf(
     return `${kind} #${id}: imported before as #${record.localId} (a run without --keep-ids)`;
   if (holder === undefined || record?.localId === id) return undefined;
   // An interrupted run created it before recording it: the same source item.
-  if (record !== undefined && holder.type === PLANNED_TYPE[kind]) return undefined;
+  if (record !== undefined && holder.type === SINGULAR[kind]) return undefined;
   return `${kind} #${id}: the id is taken here by ${describe(holder)}`;
 }
 

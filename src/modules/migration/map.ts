@@ -162,6 +162,9 @@ export function eventBody(item: Json, status: string, links: EventLinks): Json {
   };
 }
 
+/** A series (copy mode): an event with recurrence lines. */
+export const isSeries = (item: Json): boolean => Array.isArray(item.recurrence) && item.recurrence.length > 0;
+
 /** The source ids an event links to, with the embedded venue and organizers (TEC embeds them whole). */
 export function eventReferences(item: Json): {
   venue: Json | undefined;
