@@ -40,13 +40,16 @@ export interface Config {
   readonly webhookAllowPrivateUrls: boolean;
   /** WEBHOOK_WORKER=off: this process delivers no webhooks (another process sharing the database does). */
   readonly webhookWorker: boolean;
-  /** IMPORT_ALLOW_PRIVATE_URLS: whether `POST /import/ics` may fetch from private addresses (API.md §19.3). */
   /** RECURRENCE_HORIZON_MONTHS: how far ahead a series' occurrences exist (API.md §20.1). */
   readonly recurrenceHorizonMonths: number;
   /** IMPORT_ALLOW_PRIVATE_URLS: whether `POST /import/ics` and `import:tec` may reach private addresses (API.md §19.3, §24). */
   readonly importAllowPrivateUrls: boolean;
   /** SITE_LOGO_URL: an image shown beside the site name on the website (API.md §23); none when unset. */
   readonly siteLogoUrl: string | undefined;
+  /** KEPT_LIST_MAX: event lists up to this long are kept whole in memory between writes (README, Performance). */
+  readonly keptListMax: number;
+  /** KEPT_LIST_HEAD: of a longer list that writes can patch, this many first events are kept. */
+  readonly keptListHead: number;
 }
 
 /** SITE_LOGO_URL: an absolute http(s) URL or a path on this site (the pages' CSP allows both). */
@@ -223,5 +226,7 @@ export function loadConfig(env: Env = process.env): Config {
     recurrenceHorizonMonths: positiveInt(env, 'RECURRENCE_HORIZON_MONTHS', 24, 120),
     importAllowPrivateUrls: trueFalse(env, 'IMPORT_ALLOW_PRIVATE_URLS'),
     siteLogoUrl: logoUrl(env),
+    keptListMax: positiveInt(env, 'KEPT_LIST_MAX', 100_000, 1_000_000),
+    keptListHead: positiveInt(env, 'KEPT_LIST_HEAD', 1_000, 100_000),
   });
 }

@@ -12,7 +12,7 @@ import * as repo from './listing.repository.js';
 import type { EventCandidates } from '../search/candidates.js';
 import type { EventListing } from './listing.js';
 import type { PlainListing } from './plain.js';
-import { idArray, patchable, patched, type KeptList, type PatchableList } from './kept-lists.js';
+import { idArray, isWhole, patchable, patched, type KeptList, type PatchableList } from './kept-lists.js';
 import { countMoved, unmovedBy } from './matches.js';
 
 /** What the accelerated listing keeps between requests, all stamped with the data version. */
@@ -45,7 +45,8 @@ export interface KeptCount {
 /**
  * The plain listing, accelerated: `total` counted once per distinct filter and reader until data
  * changes (in memory for public lists), searches narrowed in memory, and searches and lists read
- * again and again kept whole so that each page is a slice. What it cannot answer goes to `plain`.
+ * again and again kept (whole, or their first pages) so that each page is a slice. What it cannot
+ * answer goes to `plain`.
  */
 export function acceleratedListing(state: ListingState): EventListing {
   return {
@@ -54,23 +55,40 @@ export function acceleratedListing(state: ListingState): EventListing {
       // again is cheap to keep: one query gives the whole ordered set, its size is the total and each
       // page is a slice, until data changes. Other lists are read a page at a time with a cached count.
       const total = filter.search ? undefined : await countOnce(ctx, state, filter);
-      if (total === undefined || (total <= WHOLE_LIST_LIMIT && (await isHot(ctx, state, filter, total)))) {
-        const list = await keptList(ctx, state, filter, page * perPage);
-        return { ids: Array.from(list.ids.subarray((page - 1) * perPage, page * perPage)), total: list.total };
+      if (total === undefined || (await keepsPage(ctx, state, filter, total, page * perPage))) {
+        const list = await keptList(ctx, state, filter, page * perPage, total);
+        const ids = Array.from(list.ids.subarray((page - 1) * perPage, page * perPage));
+        return { ids, total: list.head ? (total ?? list.total) : list.total };
       }
       return { ids: await state.plain.ids(ctx, filter, perPage, (page - 1) * perPage), total };
     },
   };
 }
 
-/** Lists up to this many events are kept whole (ids only: under a megabyte). */
-const WHOLE_LIST_LIMIT = 100_000;
 /**
- * …once read, since the last write, as often as reading them whole costs in pages: a whole list
+ * A list is kept once read, since the last write, as often as reading them whole costs in pages: a whole list
  * reads every row, a page a few. A fixed count of four rebuilt the largest lists after every
  * write when writes are frequent (docs/performance-log.md, "Figures moved from code comments").
  */
 const hotAfter = (total: number) => Math.max(4, Math.ceil(total / 1_000));
+
+/**
+ * Whether the page ending at the `end`th event of a list of `total` is read from a kept list: a
+ * whole one, or of a longer list that writes patch, its head (the first pages), once hot.
+ */
+async function keepsPage(
+  ctx: RequestContext,
+  state: ListingState,
+  filter: repo.EventFilter,
+  total: number,
+  end: number,
+): Promise<boolean> {
+  // Lists up to keptListMax events are kept whole (100,000 ids: under a megabyte). Of a longer list
+  // (a site's default window once series add their occurrences), the pages readers page through.
+  const { keptListMax, keptListHead } = state.config;
+  if (total <= keptListMax) return isHot(ctx, state, filter, total);
+  return patchable(filter) && end <= keptListHead && isHot(ctx, state, filter, keptListHead);
+}
 
 async function isHot(
   ctx: RequestContext,
@@ -104,20 +122,24 @@ async function keptList(
   state: ListingState,
   filter: repo.EventFilter,
   needed: number,
+  total: number | undefined,
 ): Promise<KeptList> {
   const key = filterKey(ctx, filter);
   const version = await ctx.dataVersion();
   const cached = state.eventLists.carried(key, version, carriedList(state, filter, version));
-  if (cached && (cached.ids.length === cached.total || cached.ids.length >= needed)) return cached;
+  if (cached && (isWhole(cached) || cached.ids.length >= needed)) return cached;
   if (patchable(filter)) {
-    const rows = await repo.listEventKeys(state.db, filter, languages(state, ctx));
-    const whole = {
+    const head = total !== undefined && total > state.config.keptListMax;
+    const limit = head ? state.config.keptListHead : undefined;
+    const rows = await repo.listEventKeys(state.db, filter, languages(state, ctx), limit);
+    const list: KeptList = {
       ids: idArray(rows.map((row) => row.id)),
       keys: Float64Array.from(rows, (row) => row.key),
-      total: rows.length,
+      total: head ? total : rows.length,
+      ...(head && { head: true }),
     };
-    state.eventLists.set(key, version, whole);
-    return whole;
+    state.eventLists.set(key, version, list);
+    return list;
   }
   const found = (await publicSearch(ctx, state, filter, version)) ?? (await state.plain.ids(ctx, filter));
   // The head kept of a long search still holds the page asked for (`needed` ids).
@@ -306,7 +328,7 @@ function carriedList(state: ListingState, filter: repo.EventFilter, version: str
     const writes = state.versions.movesSince(storedUnder, version);
     if (!writes) return undefined;
     const { keys } = list;
-    if (!keys || list.ids.length !== list.total || !patchable(filter))
+    if (!keys || !(isWhole(list) || list.head) || !patchable(filter))
       return writes.every((moves) => unmovedBy(filter, moves)) ? list : undefined;
     let current: PatchableList = { ...list, keys };
     for (const moves of writes) for (const move of moves) current = patched(current, filter, move);

@@ -4,7 +4,7 @@ import { decides, mayList } from './matches.js';
 
 /**
  * An event list in order as kept between requests: its first `ids` (all of them unless a long
- * search) of `total`. Ids are kept in a typed array: the garbage collector skips its contents,
+ * search or a `head`) of `total`. Ids are kept in a typed array: the garbage collector skips its contents,
  * whereas it visits every element of a JavaScript array in each full collection (measured in
  * docs/performance-log.md, "Figures moved from code comments"). `keys`, the start keys beside the
  * ids, are kept for the lists that writes patch in place (`patchable`).
@@ -13,7 +13,15 @@ export interface KeptList {
   ids: Int32Array | Float64Array;
   total: number;
   keys?: Float64Array;
+  /**
+   * Only the first ids of a list too long to keep whole, in a filter writes patch: `total` is the
+   * count when it was read, and the count kept beside it (countOnce) is the one to answer with.
+   */
+  head?: true;
 }
+
+/** Whether `list` holds every id of its filter. */
+export const isWhole = (list: KeptList) => !list.head && list.ids.length === list.total;
 
 /** A whole kept list with its start keys: what writes patch. */
 export type PatchableList = KeptList & { keys: Float64Array };
@@ -38,7 +46,8 @@ export const patchable = (filter: EventFilter) =>
 /**
  * The list with the moved event where its state after the move puts it: taken out wherever it
  * was, put back in start order if the filter selects it. Idempotent, so a list read after the
- * write had committed (stamped with an older version) comes out the same.
+ * write had committed (stamped with an older version) comes out the same. A head stays the first
+ * ids of the list: an event that goes after its last one is left out, and one taken out shortens it.
  */
 export function patched(list: PatchableList, filter: EventFilter, move: EventMove): PatchableList {
   const key = move.after && mayList(filter, move.id, move.after) ? move.after.start_key : undefined;
@@ -50,10 +59,12 @@ export function patched(list: PatchableList, filter: EventFilter, move: EventMov
   if (key !== undefined) {
     if (ids instanceof Int32Array && move.id > INT32_MAX) ids = Float64Array.from(ids);
     const to = insertionPoint(ids, keys, key, move.id);
-    ids = inserted(ids, to, move.id);
-    keys = inserted(keys, to, key);
+    if (!list.head || to < ids.length) {
+      ids = inserted(ids, to, move.id);
+      keys = inserted(keys, to, key);
+    }
   }
-  return { ids, keys, total: ids.length };
+  return list.head ? { ...list, ids, keys } : { ids, keys, total: ids.length };
 }
 
 type Typed = Int32Array | Float64Array;

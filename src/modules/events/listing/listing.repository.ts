@@ -310,11 +310,12 @@ export async function listEventKeys(
   db: Executor,
   filter: EventFilter,
   languages: Languages,
+  limit?: number,
 ): Promise<{ id: number; key: number }[]> {
-  return filtered(db, filter, languages)
+  const ordered = filtered(db, filter, languages)
     .keys.orderBy(events.ref('events.start_key'))
-    .orderBy(events.ref('events.post_id'))
-    .execute();
+    .orderBy(events.ref('events.post_id'));
+  return (limit === undefined ? ordered : ordered.limit(limit)).execute();
 }
 
 export async function countEvents(db: Executor, filter: EventFilter, languages: Languages): Promise<number> {
