@@ -68,6 +68,47 @@ for (const dialect of await testDialects()) {
       assert.equal(one.json.title, 'Evening class');
     });
 
+    it('the 2nd and later occurrences on one date add {n}/ to their URL, in every representation, and move up when one goes', async () => {
+      const res = await t.api.post(
+        '/events',
+        { ...WEEKLY_PARIS, title: 'Ranked class', recurrence: ['RRULE:FREQ=DAILY;COUNT=4;BYHOUR=9,13,19'] },
+        { as: 'administrator' },
+      );
+      assert.equal(res.status, 201, res.text);
+      const { slug } = res.json;
+      const page = (path: string) => `http://127.0.0.1:8080/event/${slug}/${path}`;
+      const occurrences = await occurrencesOf(t.api, res.json.id);
+      assert.deepEqual(
+        occurrences.map((o) => o.url),
+        [page('2027-03-01/'), page('2027-03-02/'), page('2027-03-02/2/'), page('2027-03-02/3/')],
+      );
+      const third = await t.api.get(`/events/${occurrences[3].id}`);
+      assert.equal(third.json.url, page('2027-03-02/3/'));
+      assert.equal(third.json.json_ld.url, page('2027-03-02/3/'));
+      const listed = await t.api.get('/events', { query: { search: 'Ranked', start_date: '2027-03-02' } });
+      assert.deepEqual(
+        listed.json.events.map((e: Json) => e.url),
+        [page('2027-03-02/'), page('2027-03-02/2/'), page('2027-03-02/3/')],
+      );
+      const website = await t.api.request('GET', new URL(page('2027-03-02/3/')).pathname, undefined, { raw: true });
+      assert.equal(website.status, 200);
+      assert.match(website.text, /13:00|1:00/);
+      // The first on that date goes for good: the others are now the 1st and 2nd.
+      const gone = await t.api.delete(`/events/${occurrences[1].id}`, { as: 'administrator', query: { force: true } });
+      assert.equal(gone.status, 200, gone.text);
+      const again = await t.api.get(`/events/${occurrences[3].id}`, {
+        headers: { 'if-none-match': String(third.headers.etag) },
+      });
+      assert.equal(again.status, 200, 'the URL changed, so the ETag did');
+      assert.equal(again.json.url, page('2027-03-02/2/'));
+      const relisted = await t.api.get('/events', { query: { search: 'Ranked', start_date: '2027-03-02' } });
+      assert.deepEqual(
+        relisted.json.events.map((e: Json) => e.url),
+        [page('2027-03-02/'), page('2027-03-02/2/')],
+      );
+      assert.equal((await t.api.get(`/events/by-slug/${slug}/2027-03-02/2`)).json.id, occurrences[3].id);
+    });
+
     it('an occurrence is addressed by its series slug and date too, with the same checks as by id', async () => {
       const res = await t.api.post(
         '/events',

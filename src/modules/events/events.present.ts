@@ -4,7 +4,7 @@ import type { RequestContext } from '../../http/context.js';
 import { formatIsoInZone, formatUtcSeconds } from '../../domain/dates.js';
 import { autoParagraph, htmlToText } from '../../domain/html.js';
 import { zoneOf } from '../../domain/timezones.js';
-import { recurrenceIdDate } from '../../domain/recurrence/ids.js';
+import { occurrencePath } from '../../domain/recurrence/ids.js';
 import { translate } from '../../i18n/translate.js';
 import { presentImage } from '../images/images.js';
 import { globalIds, postPageUrl, siteDate, utcDate } from '../linked/linked.present.js';
@@ -175,12 +175,13 @@ export interface EventTail {
   occurrences_url: string | null;
 }
 
-/** An occurrence's page is its series' page and the local date of its original start (API.md §20.2, TEC Pro). */
+/** An occurrence's page is its series' page, the local date of its original start and its rank on it (API.md §20.2, TEC Pro). */
 export function eventPageUrl(ctx: RequestContext, row: EventRow): string {
   if (row.series_slug === null || row.recurrence_id === null || row.status !== 'publish' || row.series_slug === '')
     return postPageUrl(ctx, 'event', 'tribe_events', row);
-  const date = recurrenceIdDate(row.recurrence_id, row.timezone);
-  return ctx.urls.page(`/event/${encodeURIComponent(row.series_slug)}/${date}/`);
+  return ctx.urls.page(
+    `/event/${encodeURIComponent(row.series_slug)}/${occurrencePath(row.recurrence_id, row.timezone, row.date_rank)}`,
+  );
 }
 
 /** The JSON-LD of a single read (tec-api.md §5.9). */

@@ -6,6 +6,8 @@ import type { ImageRow } from '../images/images.js';
 import type { Languages } from '../linked/linked.repository.js';
 import { postColumns } from '../posts/posts.repository.js';
 import { searchDocument } from './search/documents.js';
+import { mayShareDates, onLocalDate, recurrenceIdDate } from '../../domain/recurrence/ids.js';
+import { occurrencesOf, type StoredOccurrence } from './series/series.repository.js';
 import type { CountState } from './term-counts.js';
 import type { ListedState } from '../../changes/change-set.js';
 
@@ -25,6 +27,10 @@ export interface EventRow extends ImageRow, Omit<EventColumns, 'start_key' | 'en
   /** An occurrence's series slug and iCalendar UID (null for other events). */
   series_slug: string | null;
   series_ical_uid: string | null;
+  /** An occurrence's series' lines (JSON; null for other events). */
+  series_recurrence: string | null;
+  /** An occurrence's rank among its series' occurrences on the local date of its original start (1 for other events). */
+  date_rank: number;
   /** Linked term and organizer ids, in link order. */
   term_ids: number[];
   organizer_ids: number[];
@@ -74,6 +80,8 @@ function selectEvents(db: Executor, { lang, defaultLang }: Languages) {
         'events.overrides',
         'series_post.slug as series_slug',
         'series_event.ical_uid as series_ical_uid',
+        // Whether an occurrence can share its date with another (withDateRanks).
+        'series_event.recurrence as series_recurrence',
       ])
   );
 }
@@ -134,11 +142,15 @@ async function eventsWithLinks(
   const idList = listParameter(db, ids);
   if (dialectOfExecutor(db) === 'postgres') {
     const rows = await eventRowsWithLinksByIds(db, [lang, defaultLang, idList]);
-    return rows.map((row) => ({
-      ...row,
-      term_ids: commaSeparated(row.term_ids),
-      organizer_ids: commaSeparated(row.organizer_ids),
-    }));
+    return rankedOnDates(
+      db,
+      rows.map((row) => ({
+        ...row,
+        term_ids: commaSeparated(row.term_ids),
+        organizer_ids: commaSeparated(row.organizer_ids),
+        date_rank: 1,
+      })),
+    );
   }
   const [rows, terms, organizers] = await Promise.all([
     eventRowsByIds(db, [lang, defaultLang, idList]),
@@ -146,11 +158,33 @@ async function eventsWithLinks(
     organizerLinksByIds(db, [idList]),
   ]);
   const [termsOf, organizersOf] = [groupedIds(terms), groupedIds(organizers)];
-  return rows.map((row) => ({
-    ...row,
-    term_ids: termsOf.get(row.id) ?? [],
-    organizer_ids: organizersOf.get(row.id) ?? [],
-  }));
+  return rankedOnDates(
+    db,
+    rows.map((row) => ({
+      ...row,
+      term_ids: termsOf.get(row.id) ?? [],
+      organizer_ids: organizersOf.get(row.id) ?? [],
+      date_rank: 1,
+    })),
+  );
+}
+
+/**
+ * `rows` with the `date_rank` of each occurrence whose series has lines that can start two
+ * occurrences on one date (mayShareDates; the others are 1st on theirs), counted among the series'
+ * occurrences as `/events/by-slug/{slug}/{date}/{n}` counts them, one read per series.
+ */
+async function rankedOnDates(db: Executor, rows: EventRow[]): Promise<EventRow[]> {
+  const ofSeries = new Map<number, Promise<StoredOccurrence[]>>();
+  for (const row of rows) {
+    const { series_id: seriesId, recurrence_id: recurrenceId, series_recurrence: lines } = row;
+    if (seriesId === null || recurrenceId === null || lines === null || !mayShareDates(lines)) continue;
+    const occurrences = ofSeries.get(seriesId) ?? occurrencesOf(db, seriesId);
+    ofSeries.set(seriesId, occurrences);
+    const onDate = onLocalDate(await occurrences, recurrenceIdDate(recurrenceId, row.timezone));
+    row.date_rank = onDate.findIndex((o) => o.id === row.id) + 1 || 1;
+  }
+  return rows;
 }
 
 /** The term ids of each event of `idList` (a list parameter: listParameter), in link order. */

@@ -12,7 +12,7 @@ import { dateProblem, parseDateInput } from '../../domain/dates.js';
 import { sanitizeHtml } from '../../domain/html.js';
 import { toSlug } from '../../domain/slugs.js';
 import { zoneOf } from '../../domain/timezones.js';
-import { originalStartOf, recurrenceIdDate } from '../../domain/recurrence/ids.js';
+import { onLocalDate, originalStartOf } from '../../domain/recurrence/ids.js';
 import { expandSeries } from '../../domain/recurrence/expand.js';
 import { parseRecurrence, RecurrenceProblem, splitLines } from '../../domain/recurrence/lines.js';
 import { materialise } from './series/series.materialise.js';
@@ -782,8 +782,11 @@ export async function deleteEvent(
       changes.moved(post.id, await repo.listedState(trx, post.id), null);
       // A series goes with its occurrences; a deleted occurrence stays excluded from its series (API.md §20.3).
       if (place?.recurrence != null) await syncSeriesRemoved(trx, changes, post.id);
-      if (place?.series_id != null && place.recurrence_id !== null)
+      if (place?.series_id != null && place.recurrence_id !== null) {
         await seriesRepo.excludeFromSeries(trx, place.series_id, place.recurrence_id);
+        // Its EXDATE changes the series' iCalendar, and the ranks of the occurrences left on its date their URLs.
+        changes.add('event', place.series_id);
+      }
       await posts.deletePost(trx, post.id);
       changes.deleted('event', post.id, post);
       const deltas = countDeltas(before, { published: false, termIds: [] });
@@ -838,10 +841,7 @@ export async function occurrenceIdBySlug(
 ): Promise<number> {
   const seriesId = await posts.findPostIdBySlug(state.db, 'event', slug);
   const occurrences = seriesId === undefined ? [] : await seriesRepo.occurrencesOf(state.db, seriesId);
-  const onDate = occurrences
-    .filter((o) => recurrenceIdDate(o.recurrence_id, o.timezone) === date)
-    .sort((a, b) => (a.recurrence_id < b.recurrence_id ? -1 : 1));
-  const occurrence = onDate[(n ?? 1) - 1];
+  const occurrence = onLocalDate(occurrences, date)[(n ?? 1) - 1];
   if (!occurrence) throw slugNotFound(`${slug}/${date}${n !== undefined ? `/${n}` : ''}`);
   return occurrence.id;
 }

@@ -3,7 +3,7 @@ import { translate } from '../../i18n/translate.js';
 import { formatCost, readStoredCost } from '../events/events.cost.js';
 import type { EventBundle } from '../events/events.present.js';
 import type { EventRow } from '../events/events.repository.js';
-import { recurrenceIdDate } from '../../domain/recurrence/ids.js';
+import { occurrencePath } from '../../domain/recurrence/ids.js';
 import type { TermRow } from '../terms/terms.repository.js';
 import { eventWhen, timesWithinDay } from './format.js';
 import { html, type Html } from './html.js';
@@ -20,10 +20,10 @@ export const paths = {
   tag: (slug: string) => `/tag/${encodeURIComponent(slug)}/`,
 };
 
-/** An event's page: an occurrence of a series has its own, `/event/{series}/{date}/` (API.md §20.2, §23.1). */
+/** An event's page: an occurrence of a series has its own, `/event/{series}/{date}/[{n}/]` (API.md §20.2, §23.1). */
 export function eventPath(row: EventRow): string {
   if (row.series_slug && row.recurrence_id)
-    return `/event/${encodeURIComponent(row.series_slug)}/${recurrenceIdDate(row.recurrence_id, row.timezone)}/`;
+    return `/event/${encodeURIComponent(row.series_slug)}/${occurrencePath(row.recurrence_id, row.timezone, row.date_rank)}`;
   return paths.event(row.slug);
 }
 

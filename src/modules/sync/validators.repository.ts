@@ -17,10 +17,15 @@ export interface SourceRow {
 const postColumns = sql`p.id, p.revision, COALESCE(p.changed_at, p.modified_at) AS changed_at, p.status, p.author_id`;
 const termColumns = sql`t.id, t.revision, COALESCE(t.changed_at, t.created_at) AS changed_at, 'publish' AS status, 0 AS author_id`;
 
-/** An event and what it embeds (venue, organizers, terms), with their revisions; empty when it does not exist. */
+/**
+ * An event and what it embeds (venue, organizers, terms), with their revisions, and an occurrence's
+ * series (its slug and its other occurrences make the occurrence's URL); empty when it does not exist.
+ */
 export async function eventSources(db: Executor, id: number): Promise<SourceRow[]> {
   const { rows } = await sql<SourceRow>`
     SELECT 'self' AS role, ${postColumns}, 0 AS position FROM posts p WHERE p.id = ${id}
+    UNION ALL SELECT 'series' AS role, ${postColumns}, 0 AS position
+      FROM events e JOIN posts p ON p.id = e.series_id WHERE e.post_id = ${id}
     UNION ALL SELECT 'venue' AS role, ${postColumns}, 0 AS position
       FROM events e JOIN posts p ON p.id = e.venue_id WHERE e.post_id = ${id}
     UNION ALL SELECT 'organizer' AS role, ${postColumns}, eo.position

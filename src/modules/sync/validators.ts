@@ -18,7 +18,7 @@ export type Variant = 'view' | 'edit';
  * Bumped when a release changes how items are represented, so that clients' copies made by an
  * older release are not taken as current.
  */
-const REPRESENTATION = '1';
+const REPRESENTATION = '2';
 
 /** The settings every representation depends on (URLs, the site zone of `date` and `modified`). */
 function fingerprint(config: Config): string {
@@ -36,7 +36,7 @@ function validatorOf(config: Config, variant: Variant, sources: readonly repo.So
 }
 
 /**
- * An event's validator: its own revision and those of the venue, organizers and terms it shows to
+ * An event's validator: its own revision and those of its series, and of the venue, organizers and terms it shows to
  * this caller (an event never shows a venue or organizer its reader may not read). Undefined when
  * the event does not exist.
  */
@@ -53,6 +53,7 @@ export async function eventValidator(
     .filter(
       (source) =>
         source.role === 'self' ||
+        source.role === 'series' ||
         source.role === 'term' ||
         canReadPost(caller, { ...source, status_before_trash: null }),
     )
@@ -60,7 +61,7 @@ export async function eventValidator(
   return validatorOf(config, variant, shown);
 }
 
-const ROLES = ['self', 'venue', 'organizer', 'term'];
+const ROLES = ['self', 'series', 'venue', 'organizer', 'term'];
 const order = (source: repo.SourceRow) => ROLES.indexOf(source.role);
 
 /** A venue's or organizer's validator; undefined when it does not exist. */

@@ -141,6 +141,8 @@ function fragmentUse(fragments: VersionedCache<Fragment>, versions: DataVersion,
 function dependencies(bundle: EventBundle, termsFilledOnUse: boolean): string[] {
   return [
     changeKey('event', bundle.row.id),
+    // An occurrence's URL holds its rank among the occurrences on its date, which a write to its series can change.
+    ...(bundle.row.series_id !== null ? [changeKey('event', bundle.row.series_id)] : []),
     ...(bundle.venue ? [changeKey('venue', bundle.venue.id)] : []),
     ...bundle.organizers.map((row) => changeKey('organizer', row.id)),
     ...(termsFilledOnUse ? [] : [...bundle.categories, ...bundle.tags].map((row) => changeKey('term', row.id))),
