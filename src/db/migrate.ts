@@ -21,6 +21,7 @@ import * as editorSessions from './migrations/0018_editor_sessions.js';
 import * as importRecords from './migrations/0019_import_records.js';
 import * as feedIndexes from './migrations/0020_feed_indexes.js';
 import * as seriesIndex from './migrations/0021_series_index.js';
+import * as listingWithSeries from './migrations/0022_listing_indexes_with_series.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -48,6 +49,7 @@ const STEPS: Record<string, DialectMigration> = {
   '0019_import_records': importRecords,
   '0020_feed_indexes': feedIndexes,
   '0021_series_index': seriesIndex,
+  '0022_listing_indexes_with_series': listingWithSeries,
 };
 
 class StaticProvider implements MigrationProvider {

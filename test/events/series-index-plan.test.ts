@@ -9,7 +9,7 @@ import { insertEvent } from '../helpers/factories.js';
 
 // SQLite's ANALYZE counts the NULLs of a column as one value: on a site without series, the whole
 // index looked like one value and `include=` scanned every event for occurrences (migration 0021).
-describe('occurrences by series on a site without series [sqlite]', () => {
+describe('series lookups read indexes [sqlite]', () => {
   it('after the statistics of a bulk load, the lookup by series_id still uses the events_series index', async () => {
     const database = await createTestDatabase('sqlite');
     const handle = connect(database.url);
@@ -22,6 +22,27 @@ describe('occurrences by series on a site without series [sqlite]', () => {
       }>`EXPLAIN QUERY PLAN SELECT post_id FROM events WHERE series_id IN (1, 2)`.execute(handle.db);
       const details = plan.rows.map((row) => row.detail).join('; ');
       assert.match(details, /USING (COVERING )?INDEX events_series/, details);
+    } finally {
+      await handle.close();
+      await database.drop();
+    }
+  });
+
+  // Migration 0022: lists grouped by series (`expand=false`, iCalendar feeds) had read every event
+  // row of their window for its series_id.
+  it('a list grouped by series reads the listing index alone', async () => {
+    const database = await createTestDatabase('sqlite');
+    const handle = connect(database.url);
+    try {
+      await migrateToLatest(handle.db, handle.dialect);
+      for (let i = 0; i < 300; i++) await insertEvent(handle.db);
+      await updatePlannerStatistics(handle.db);
+      const plan = await sql<{ detail: string }>`EXPLAIN QUERY PLAN
+        SELECT COALESCE(series_id, post_id) AS id, MIN(start_key) FROM events
+        WHERE status = 'publish' AND hide_from_listings = 0 AND start_key >= 0 AND end_key <= 4102444800
+        GROUP BY 1`.execute(handle.db);
+      const details = plan.rows.map((row) => row.detail).join('; ');
+      assert.match(details, /USING COVERING INDEX events_listing\b/, details);
     } finally {
       await handle.close();
       await database.drop();
