@@ -54,7 +54,14 @@ export function acceleratedListing(state: ListingState): EventListing {
       // A search reads the matching rows anyway, and a list of moderate size that is read again and
       // again is cheap to keep: one query gives the whole ordered set, its size is the total and each
       // page is a slice, until data changes. Other lists are read a page at a time with a cached count.
-      const total = filter.search ? undefined : await countOnce(ctx, state, filter);
+      // A list grouped by series is counted and paged by one read of its window, the first time.
+      let first: { ids: number[]; total: number } | undefined;
+      const counter =
+        filter.collapse && !filter.include
+          ? async () => (first = await state.plain.page(ctx, filter, page, perPage)).total
+          : undefined;
+      const total = filter.search ? undefined : await countOnce(ctx, state, filter, counter);
+      if (first) return first;
       if (total === undefined || (await keepsPage(ctx, state, filter, total, page * perPage))) {
         const list = await keptList(ctx, state, filter, page * perPage, total);
         const ids = Array.from(list.ids.subarray((page - 1) * perPage, page * perPage));
@@ -258,14 +265,21 @@ function mergeInListOrder(a: { ids: number[]; keys: number[] }, b: readonly { id
  * across this process's writes: adjusted by the events they move in and out of the list, or, where
  * that cannot be told in memory, kept while they move none it may count (matches.ts).
  */
-async function countOnce(ctx: RequestContext, state: ListingState, filter: repo.EventFilter): Promise<number> {
+async function countOnce(
+  ctx: RequestContext,
+  state: ListingState,
+  filter: repo.EventFilter,
+  counter?: () => Promise<number>,
+): Promise<number> {
   const version = await ctx.dataVersion();
   const key = filterKey(ctx, filter);
   const carried = state.counts.carried(key, version, carriedCount(state, version));
   if (carried) return carried.n;
   const counted = await state.counts.computed(key, version, async () => {
     const mark = state.writes.mark();
-    const n = (await publicCount(ctx, state, filter, version)) ?? (await state.plain.count(ctx, filter));
+    const n = counter
+      ? await counter()
+      : ((await publicCount(ctx, state, filter, version)) ?? (await state.plain.count(ctx, filter)));
     return { n, exact: state.writes.settledSince(mark), of: { filter, languages: languages(state, ctx) } };
   });
   return counted.n;

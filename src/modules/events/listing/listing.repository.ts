@@ -318,6 +318,27 @@ export async function listEventKeys(
   return (limit === undefined ? ordered : ordered.limit(limit)).execute();
 }
 
+/**
+ * A page of a list grouped by series (`collapse`) with the number of groups, from one read of the
+ * window (counting and paging each read all of it); undefined past the last page, which tells no total.
+ */
+export async function groupedPage(
+  db: Executor,
+  filter: EventFilter,
+  languages: Languages,
+  limit: number,
+  offset: number,
+): Promise<{ ids: number[]; total: number } | undefined> {
+  const { rows } = await sql<{
+    id: number;
+    total: number;
+  }>`SELECT id, MIN(key) AS key, COUNT(*) OVER () AS total FROM (${
+    filtered(db, filter, languages).groups
+  }) g GROUP BY id ORDER BY key, id LIMIT ${limit} OFFSET ${offset}`.execute(db);
+  if (rows.length === 0) return undefined;
+  return { ids: rows.map((row) => Number(row.id)), total: Number(rows[0].total) };
+}
+
 export async function countEvents(db: Executor, filter: EventFilter, languages: Languages): Promise<number> {
   if (filter.collapse && !filter.include) {
     const { rows } = await sql<{ n: number }>`SELECT COUNT(DISTINCT id) AS n FROM (${

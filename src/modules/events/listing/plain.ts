@@ -17,6 +17,11 @@ export const plainListing = (events: { readonly db: Db; readonly config: Config 
   count: (ctx, filter) => repo.countEvents(events.db, filter, languages(events, ctx)),
   ids: (ctx, filter, limit, offset) => repo.listEventIds(events.db, filter, languages(events, ctx), limit, offset),
   async page(ctx, filter, page, perPage) {
+    if (filter.collapse && !filter.include) {
+      const offset = (page - 1) * perPage;
+      const grouped = await repo.groupedPage(events.db, filter, languages(events, ctx), perPage, offset);
+      if (grouped) return grouped;
+    }
     const [total, ids] = await Promise.all([
       this.count(ctx, filter),
       this.ids(ctx, filter, perPage, (page - 1) * perPage),
