@@ -177,6 +177,59 @@ for (const dialect of await testDialects()) {
       assert.equal((await t.api.get(`/events/${id}`)).json.title, 'Harbour Lights (renamed)');
     });
 
+    it('creates a recurring series from its lines, shows a wrong line by the field, and edits an occurrence', async () => {
+      const { password } = await user('ed-series', 'editor');
+      const client = new EditorClient(t.api.app);
+      await client.signIn('ed-series', password);
+      const csrf = EditorClient.token((await client.request('GET', '/admin/events/new')).body);
+      const fields = {
+        _csrf: csrf,
+        title: 'Tuesday choir',
+        start_date: '2027-03-02T19:00',
+        end_date: '2027-03-02T21:00',
+        timezone: 'Europe/Paris',
+        status: 'publish',
+      };
+      const wrong = await client.request('POST', '/admin/events/new', {
+        ...fields,
+        recurrence: 'RRULE:FREQ=SOMETIMES',
+      });
+      assert.equal(wrong.statusCode, 400);
+      assert.match(wrong.body, /id="field-recurrence"[^>]*aria-invalid="true"/);
+      assert.match(wrong.body, /<p class="field-error" id="field-recurrence-error">[^<]*line 1/);
+      assert.equal((await t.api.get('/events', { query: { search: 'Tuesday choir' } })).json.total, 0);
+
+      const lines = 'RRULE:FREQ=WEEKLY;COUNT=4\r\nEXDATE;TZID=Europe/Paris:20270309T190000';
+      const created = await client.request('POST', '/admin/events/new', { ...fields, recurrence: lines });
+      assert.equal(created.statusCode, 303, created.body);
+      const id = Number(/\/admin\/events\/(\d+)\//.exec(String(created.headers.location))?.[1]);
+      const series = await t.api.get(`/events/${id}`);
+      assert.deepEqual(series.json.recurrence, [
+        'RRULE:FREQ=WEEKLY;COUNT=4',
+        'EXDATE;TZID=Europe/Paris:20270309T190000',
+      ]);
+      const occurrences = await t.api.get(`/events/${id}/occurrences`);
+      assert.deepEqual(
+        occurrences.json.events.map((e: { start_date: string }) => e.start_date),
+        ['2027-03-02 19:00:00', '2027-03-16 19:00:00', '2027-03-23 19:00:00'],
+      );
+      const edit = await client.request('GET', `/admin/events/${id}/`);
+      assert.match(edit.body, /RRULE:FREQ=WEEKLY;COUNT=4\nEXDATE;TZID=Europe\/Paris:20270309T190000<\/textarea>/);
+
+      // An occurrence's form has no lines of its own: saving it leaves the series as it was.
+      const occurrence = occurrences.json.events[1];
+      const moved = await client.request('POST', `/admin/events/${occurrence.id}/`, {
+        ...fields,
+        title: 'Tuesday choir (guest conductor)',
+        start_date: '2027-03-16T19:00',
+        end_date: '2027-03-16T21:00',
+        recurrence: '',
+      });
+      assert.equal(moved.statusCode, 303, moved.body);
+      assert.equal((await t.api.get(`/events/${occurrence.id}`)).json.title, 'Tuesday choir (guest conductor)');
+      assert.equal((await t.api.get(`/events/${id}/occurrences`)).json.total, 3);
+    });
+
     it("a contributor's event stays pending, others' events are not offered, and a publish request is scaled down", async () => {
       const { password } = await user('con', 'contributor');
       const other = await t.api.post(

@@ -293,12 +293,12 @@ export function registerEditorRoutes(app: FastifyInstance): void {
         request: FastifyRequest,
         session: Session,
         resource: Resource,
-        target: { id?: number; translate?: Language; defaults?: Json },
+        target: { id?: number; translate?: Language; defaults?: Json; stored?: Json },
         state: FormState,
       ): Promise<string> => {
         const links = linksOf(request);
         const scope = scopeOf(request, session);
-        let fields = await resource.fields(scope);
+        let fields = await resource.fields(scope, target.stored);
         const path = target.id === undefined ? `/${resource.key}/new` : `/${resource.key}/${target.id}/`;
         let side: Html = html``;
         if (target.translate) {
@@ -410,7 +410,10 @@ export function registerEditorRoutes(app: FastifyInstance): void {
         const form = formOf(request);
         const lang = translationOf(request);
         const scope = scopeOf(request, session);
-        let fields = await resource.fields(scope);
+        const stored =
+          id === undefined ? undefined : await readItem(request, reply, session, resource, id, linksOf(request).lang);
+        if (reply.sent) return reply;
+        let fields = await resource.fields(scope, stored);
         if (lang) fields = fields.filter((field) => resource.translatable.includes(field.name));
         const body = bodyOf(fields, form);
         resource.adjust?.(body, form, id === undefined);
@@ -446,7 +449,7 @@ export function registerEditorRoutes(app: FastifyInstance): void {
             request,
             session,
             resource,
-            { id, translate: lang, defaults: defaults ? resource.valuesOf(defaults) : undefined },
+            { id, translate: lang, defaults: defaults ? resource.valuesOf(defaults) : undefined, stored },
             { values: form, errors },
           ),
           400,
@@ -486,7 +489,7 @@ export function registerEditorRoutes(app: FastifyInstance): void {
           request,
           session,
           resource,
-          { id, translate: lang, defaults },
+          { id, translate: lang, defaults, stored: item },
           { values, errors: new Map() },
         );
         return send(reply, html_.replace('<div class="editor-head">', `${saved.text}<div class="editor-head">`));

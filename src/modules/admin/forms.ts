@@ -21,6 +21,8 @@ export type Field =
 /** `data-lookup`: the editor's script (public/editor.js) adds a search box over the choices, read from /admin/lookup/. */
 const lookupOf = (field: { lookup?: string }) => (field.lookup ? html` data-lookup="${field.lookup}"` : '');
 
+const hintOf = (field: { hint?: string }) => (field.hint ? html`<p class="hint">${field.hint}</p>` : '');
+
 /** What the form shows: the values entered (or stored), and the API's message per field. */
 export interface FormState {
   readonly values: Readonly<Record<string, unknown>>;
@@ -108,11 +110,10 @@ export function renderField(field: Field, state: FormState): Html {
     case 'textarea':
       return html`<div class="form-row wide">
         <label for="${id}">${field.label}</label
-        ><textarea id="${id}" name="${field.name}" rows="4" ${invalid}>${asText(value)}</textarea>${message}
+        ><textarea id="${id}" name="${field.name}" rows="4" ${invalid}>${asText(value)}</textarea>${hintOf(field)}${message}
       </div>`;
     default: {
       const type = field.kind === 'datetime' ? 'datetime-local' : field.kind;
-      const hint = field.hint ? html`<p class="hint">${field.hint}</p>` : '';
       return html`<div class="form-row${field.required && field.kind !== 'datetime' ? ' wide' : ''}">
         <label for="${id}">${field.label}${field.required ? ' *' : ''}</label
         ><input
@@ -121,7 +122,7 @@ export function renderField(field: Field, state: FormState): Html {
           name="${field.name}"
           value="${asText(value)}"
           ${field.required ? html` required` : ''}${invalid}
-       >${hint}${message}
+       >${hintOf(field)}${message}
       </div>`;
     }
   }

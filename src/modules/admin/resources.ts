@@ -5,6 +5,7 @@ import type { Language } from '../../i18n/languages.js';
 import { canEditPost } from '../posts/posts.rules.js';
 import { at, callApi, listOf, textOf, type Json } from './api.js';
 import { toDatetimeLocal, type Field, type Option } from './forms.js';
+import { SERIES_ONLY_FIELDS } from '../events/series/series.service.js';
 
 export type ResourceKey = 'events' | 'venues' | 'organizers' | 'categories' | 'tags';
 
@@ -25,7 +26,8 @@ export interface Resource {
   readonly translatable: readonly string[];
   /** Posts go to the trash; terms are deleted. */
   readonly post: boolean;
-  fields(scope: EditorScope): Promise<Field[]>;
+  /** The form's fields, for a new item or for `stored` (as read with `context=edit`). */
+  fields(scope: EditorScope, stored?: Json): Promise<Field[]>;
   /** Form values of a stored item (`context=edit`). */
   valuesOf(item: Json): Record<string, unknown>;
   /** The API body of a submitted form, from the fields' values. */
@@ -78,6 +80,8 @@ function costText(item: Json): string {
   return numbers.length === 1 && numbers[0] === '0' ? '0' : textOf(item.cost);
 }
 
+const SERIES_ONLY = new Set<string>(SERIES_ONLY_FIELDS);
+
 const EVENTS: Resource = {
   key: 'events',
   singular: 'event',
@@ -85,14 +89,14 @@ const EVENTS: Resource = {
   nameKey: 'title',
   translatable: ['title', 'description', 'excerpt'],
   post: true,
-  async fields(scope) {
+  async fields(scope, stored) {
     const [venues, organizers, categories, tags] = await Promise.all([
       options(scope, 'venues', 'venue', 'venues'),
       options(scope, 'organizers', 'organizer', 'organizers'),
       options(scope, 'categories', 'name', 'categories'),
       options(scope, 'tags', 'name', 'tags'),
     ]);
-    return [
+    const fields: Field[] = [
       { kind: 'text', name: 'title', label: 'Title', required: true },
       { kind: 'textarea', name: 'description', label: 'Description' },
       { kind: 'textarea', name: 'excerpt', label: 'Excerpt' },
@@ -100,6 +104,12 @@ const EVENTS: Resource = {
       { kind: 'datetime', name: 'end_date', label: 'Ends', required: true },
       { kind: 'checkbox', name: 'all_day', label: 'All day' },
       { kind: 'select', name: 'timezone', label: 'Time zone', options: TIMEZONES },
+      {
+        kind: 'textarea',
+        name: 'recurrence',
+        label: 'Repeats',
+        hint: 'A recurring series, one line per row: RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=10, EXDATE;TZID=Europe/Paris:20270105T190000, RDATE:… Left empty, nothing changes.',
+      },
       {
         kind: 'select',
         name: 'venue',
@@ -117,6 +127,9 @@ const EVENTS: Resource = {
       { kind: 'checkbox', name: 'featured', label: 'Featured' },
       { kind: 'select', name: 'status', label: 'Status', options: statusOptions(scope.caller) },
     ];
+    // An occurrence's zone and lines are its series' (API.md §20.3): its form leaves them out.
+    const occurrence = stored !== undefined && stored.series_id !== null && stored.series_id !== undefined;
+    return occurrence ? fields.filter((field) => !SERIES_ONLY.has(field.name)) : fields;
   },
   valuesOf(item) {
     return {
@@ -127,6 +140,7 @@ const EVENTS: Resource = {
       end_date: toDatetimeLocal(item.end_date),
       all_day: item.all_day === true,
       timezone: item.timezone,
+      recurrence: Array.isArray(item.recurrence) ? item.recurrence.map(textOf).join('\n') : '',
       venue: textOf(at(item, 'venue').id),
       organizer: ids(item.organizer),
       categories: ids(item.categories),
@@ -147,6 +161,8 @@ const EVENTS: Resource = {
       else body.venue = null;
     }
     if (body.image === '') delete body.image;
+    // A series keeps its lines unless new ones are entered.
+    if (text(body.recurrence).trim() === '') delete body.recurrence;
   },
   canCreate: (caller) => callerCan(caller, 'create_posts'),
   canEdit: editablePost,
