@@ -54,6 +54,40 @@ for (const dialect of await testDialects()) {
       assert.ok(categoryPage.text.includes('Night 1 &lt; 2'), 'the category page lists its events');
     });
 
+    it("a series' page lists its upcoming dates, paged, each linking to its occurrence's page", async () => {
+      const series = await t.api.post(
+        '/events',
+        {
+          title: 'Lunchtime recital',
+          start_date: '2027-03-01 12:30:00',
+          end_date: '2027-03-01 13:15:00',
+          timezone: 'Europe/Paris',
+          recurrence: ['RRULE:FREQ=WEEKLY;COUNT=12'],
+        },
+        { as: 'editor' },
+      );
+      assert.equal(series.status, 201, series.text);
+      const occurrences = (await t.api.get(`/events/${series.json.id}/occurrences`, { query: { per_page: 50 } })).json
+        .events as { id: number; url: string }[];
+      assert.equal(occurrences.length, 12);
+      await t.api.delete(`/events/${occurrences[1].id}`, { as: 'editor' });
+      const linked = (html: string) =>
+        occurrences.filter((o) => html.includes(`href="${pathOf(o.url)}"`)).map((o) => occurrences.indexOf(o));
+      const first = await t.api.request('GET', pathOf(series.json.url), undefined, { raw: true });
+      assert.equal(first.status, 200);
+      assert.match(first.text, /<section class="series-dates">/);
+      assert.deepEqual(
+        linked(first.text),
+        [0, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+        'the first ten dates, without the trashed one',
+      );
+      const second = await t.api.request('GET', `${pathOf(series.json.url)}?page=2`, undefined, { raw: true });
+      assert.deepEqual(linked(second.text), [11]);
+      const occurrencePage = await t.api.request('GET', pathOf(occurrences[3].url), undefined, { raw: true });
+      assert.equal(occurrencePage.status, 200);
+      assert.doesNotMatch(occurrencePage.text, /series-dates/, "an occurrence's page is about its own date");
+    });
+
     it("unpublished items and unknown slugs are a 404 page, not someone else's draft", async () => {
       const draft = await t.api.post(
         '/events',

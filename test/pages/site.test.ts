@@ -280,6 +280,9 @@ for (const dialect of await testDialects()) {
       assert.match(occurrence.text, /<time datetime="2026-11-16T08:00:00Z">/);
       assert.equal((await page(`/event/${series.slug}/2026-11-17/`)).status, 404);
       assert.equal((await page(`/event/${series.slug}/not-a-date/`)).status, 404);
+      const own = await page(`/event/${series.slug}/`);
+      assert.match(own.text, /<section class="series-dates">/, "the series' page lists its dates");
+      assert.deepEqual(await htmlProblems(own.text), [], "the series' page");
     });
 
     it('credentials do not change public pages', async () => {

@@ -11,6 +11,8 @@ import { MB, type CacheMaker } from '../../cache/maker.js';
 import * as eventsService from '../events/events.service.js';
 import type { EventsModule } from '../events/events.module.js';
 import { presentEventJsonLd } from '../events/events.present.js';
+import type { EventRow } from '../events/events.repository.js';
+import type { EventListInput } from '../events/listing/input.js';
 import { sendFeed } from '../ical/ical.routes.js';
 import { calendarName } from '../ical/ical.render.js';
 import { pageExport, sendPageExport, type PageTarget } from '../ical/ical.pages.js';
@@ -171,9 +173,10 @@ async function upcomingList(
   request: FastifyRequest,
   path: string,
   fixed: Record<string, string> = {},
+  narrowed: Partial<EventListInput> = {},
 ): Promise<{ body: Html; total: number }> {
   const query = isRecord(request.query) ? request.query : {};
-  const input = pageInput(ctx, { ...query, ...fixed });
+  const input = { ...pageInput(ctx, { ...query, ...fixed }), ...narrowed };
   const perPage = deps.events.state.config.defaultPerPage;
   const { bundles, total } = await upcomingPage(deps.events, ctx, input, perPage);
   const state: ListState = { links, path, filters: filterQuery(query) };
@@ -354,7 +357,12 @@ export function registerPageRoutes(app: FastifyInstance, events: EventsModule, i
     return id;
   };
 
-  const eventPage = async (ctx: RequestContext, links: SiteLinks, id: number): Promise<Page> => {
+  const eventPage = async (
+    request: FastifyRequest,
+    ctx: RequestContext,
+    links: SiteLinks,
+    id: number,
+  ): Promise<Page> => {
     const post = await posts.findPostBase(db, id);
     // Only published events have public pages (API.md §23.1); the API's read rules decide the rest.
     if (!post || post.type !== 'event' || post.status !== 'publish') throw new ApiError('rest_no_route');
@@ -368,14 +376,29 @@ export function registerPageRoutes(app: FastifyInstance, events: EventsModule, i
       restUrl: ctx.urls.rest(`events/${id}`),
       jsonLd: locked ? undefined : presentEventJsonLd(config, ctx, bundle),
     };
-    return { title: bundle.row.title, head: eventHead(data), body: eventBody(links, data) };
+    return {
+      title: bundle.row.title,
+      head: eventHead(data),
+      body: html`${eventBody(links, data)}${locked ? '' : await seriesDates(request, ctx, links, bundle.row)}`,
+    };
+  };
+  /** A series' page lists its upcoming dates, each linking to its occurrence's page (API.md §23.1, §20.2). */
+  const seriesDates = async (request: FastifyRequest, ctx: RequestContext, links: SiteLinks, row: EventRow) => {
+    if (row.recurrence === null || row.series_id !== null) return html``;
+    const path = eventPath(row);
+    const filter = { post_parent: row.id };
+    const list = await upcomingList(deps, ctx, links, request, path, {}, filter);
+    return html`<section class="series-dates">
+      <h2 class="section-title">${text(ctx.lang, 'upcoming')}</h2>
+      ${list.body}
+    </section>`;
   };
   app.get<{ Params: { slug: string } }>('/event/:slug', { schema }, async (request, reply) =>
     itemPage(
       request,
       reply,
       async () => ({ kind: 'event', id: await postId('event', request.params.slug) }),
-      async (ctx, links) => eventPage(ctx, links, await postId('event', request.params.slug)),
+      async (ctx, links) => eventPage(request, ctx, links, await postId('event', request.params.slug)),
       'data',
     ),
   );
@@ -398,7 +421,7 @@ export function registerPageRoutes(app: FastifyInstance, events: EventsModule, i
         request,
         reply,
         async () => ({ kind: 'event', id: await occurrenceId(request.params) }),
-        async (ctx, links) => eventPage(ctx, links, await occurrenceId(request.params)),
+        async (ctx, links) => eventPage(request, ctx, links, await occurrenceId(request.params)),
         'data',
       ),
     );
@@ -493,7 +516,7 @@ export function registerPageRoutes(app: FastifyInstance, events: EventsModule, i
     string,
     (request: FastifyRequest, ctx: RequestContext, links: SiteLinks, id: number) => Promise<Page>
   > = {
-    tribe_events: (_request, ctx, links, id) => eventPage(ctx, links, id),
+    tribe_events: (request, ctx, links, id) => eventPage(request, ctx, links, id),
     tribe_venue: (request, ctx, links, id) => linkedPage(request, ctx, links, VENUE_KIND, id),
     tribe_organizer: (request, ctx, links, id) => linkedPage(request, ctx, links, ORGANIZER_KIND, id),
   };
