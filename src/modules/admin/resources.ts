@@ -128,8 +128,7 @@ const EVENTS: Resource = {
       { kind: 'select', name: 'status', label: 'Status', options: statusOptions(scope.caller) },
     ];
     // An occurrence's zone and lines are its series' (API.md §20.3): its form leaves them out.
-    const occurrence = stored !== undefined && stored.series_id !== null && stored.series_id !== undefined;
-    return occurrence ? fields.filter((field) => !SERIES_ONLY.has(field.name)) : fields;
+    return typeof stored?.series_id === 'number' ? fields.filter((field) => !SERIES_ONLY.has(field.name)) : fields;
   },
   valuesOf(item) {
     return {

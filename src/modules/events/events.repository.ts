@@ -80,7 +80,7 @@ function selectEvents(db: Executor, { lang, defaultLang }: Languages) {
         'events.overrides',
         'series_post.slug as series_slug',
         'series_event.ical_uid as series_ical_uid',
-        // Whether an occurrence can share its date with another (withDateRanks).
+        // Whether an occurrence can share its date with another (rankedOnDates).
         'series_event.recurrence as series_recurrence',
       ])
   );

@@ -73,8 +73,8 @@ export function acceleratedListing(state: ListingState): EventListing {
 }
 
 /**
- * A list is kept once read, since the last write, as often as reading them whole costs in pages: a whole list
- * reads every row, a page a few. A fixed count of four rebuilt the largest lists after every
+ * A list is kept once read, since the last write, as often as reading it whole costs in pages: a
+ * whole list reads every row, a page a few. A fixed count of four rebuilt the largest lists after every
  * write when writes are frequent (docs/performance-log.md, "Figures moved from code comments").
  */
 const hotAfter = (total: number) => Math.max(4, Math.ceil(total / 1_000));

@@ -4,8 +4,8 @@ import { decides, mayList } from './matches.js';
 
 /**
  * An event list in order as kept between requests: its first `ids` (all of them unless a long
- * search or a `head`) of `total`. Ids are kept in a typed array: the garbage collector skips its contents,
- * whereas it visits every element of a JavaScript array in each full collection (measured in
+ * search or a `head`) of `total`. Ids are kept in a typed array: the garbage collector skips its
+ * contents, whereas it visits every element of a JavaScript array in each full collection (measured in
  * docs/performance-log.md, "Figures moved from code comments"). `keys`, the start keys beside the
  * ids, are kept for the lists that writes patch in place (`patchable`).
  */
