@@ -22,6 +22,7 @@ import * as importRecords from './migrations/0019_import_records.js';
 import * as feedIndexes from './migrations/0020_feed_indexes.js';
 import * as seriesIndex from './migrations/0021_series_index.js';
 import * as listingWithSeries from './migrations/0022_listing_indexes_with_series.js';
+import * as eventDuration from './migrations/0023_event_duration_index.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -50,6 +51,7 @@ const STEPS: Record<string, DialectMigration> = {
   '0020_feed_indexes': feedIndexes,
   '0021_series_index': seriesIndex,
   '0022_listing_indexes_with_series': listingWithSeries,
+  '0023_event_duration_index': eventDuration,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -141,6 +141,9 @@ const CANDIDATE = [
 ];
 const GROUP = [sql<number>`COALESCE(events.series_id, events.post_id)`.as('id'), KEY];
 
+/** The length of the longest event in keys, read from its index (migration 0023); 0 without events. */
+const LONGEST = sql`COALESCE((SELECT d.end_key - d.start_key FROM events d ORDER BY d.end_key - d.start_key DESC LIMIT 1), 0)`;
+
 /** The conditions on the events table alone: they use the listing indexes (migration 0004). */
 function eventConditions(db: Executor, filter: EventFilter): Expression<SqlBool>[] {
   const conditions = [visibleTo('events', filter.caller, filter.statuses)];
@@ -155,7 +158,12 @@ function eventConditions(db: Executor, filter: EventFilter): Expression<SqlBool>
   // No event ends before it starts: an upper bound on the end bounds the start, and so the index range.
   const startCeiling = Math.min(filter.endMax ?? Infinity, (filter.endBefore ?? Infinity) - 1);
   if (startCeiling !== Infinity) conditions.push(events('events.start_key', '<=', startCeiling));
-  if (filter.endAfter !== undefined) conditions.push(events('events.end_key', '>', filter.endAfter));
+  if (filter.endAfter !== undefined) {
+    conditions.push(events('events.end_key', '>', filter.endAfter));
+    // No event lasts longer than the longest (migration 0023): an event ending after the instant
+    // started after it less that length, which bounds the index range from below too.
+    conditions.push(sql<SqlBool>`events.start_key > ${filter.endAfter} - ${LONGEST}`);
+  }
   if (filter.categoryIds) conditions.push(withTerm(filter.categoryIds));
   if (filter.tagIds) conditions.push(withTerm(filter.tagIds));
   if (filter.venueIds) conditions.push(events('events.venue_id', 'in', filter.venueIds));

@@ -23,7 +23,7 @@ async function planOf(query: RawBuilder<unknown>): Promise<string> {
   }
 }
 
-describe('series lookups read indexes [sqlite]', () => {
+describe('listing lookups read indexes [sqlite]', () => {
   // SQLite's ANALYZE counts the NULLs of a column as one value: on a site without series, the whole
   // index looked like one value and `include=` scanned every event for occurrences (migration 0021).
   it('after the statistics of a bulk load, the lookup by series_id still uses the events_series index', async () => {
@@ -38,5 +38,20 @@ describe('series lookups read indexes [sqlite]', () => {
       WHERE status = 'publish' AND hide_from_listings = 0 AND start_key >= 0 AND end_key <= 4102444800
       GROUP BY 1`);
     assert.match(details, /USING COVERING INDEX events_listing\b/, details);
+  });
+
+  // Migration 0023: a list of events ending after an instant read every event that started before
+  // it, back to the first; the longest event's length now bounds the starts from below.
+  it('a list of events ending after an instant reads a bounded range of starts', async () => {
+    const details = await planOf(sql`SELECT post_id FROM events
+      WHERE status = 'publish' AND hide_from_listings = 0 AND end_key > 1000
+        AND start_key > 1000 - (SELECT d.end_key - d.start_key FROM events d ORDER BY d.end_key - d.start_key DESC LIMIT 1)
+      ORDER BY start_key, post_id`);
+    assert.match(
+      details,
+      /SEARCH events USING (COVERING )?INDEX events_listing \(status=\? AND hide_from_listings=\? AND start_key>\?\)/,
+      details,
+    );
+    assert.match(details, /SCAN d USING (COVERING )?INDEX events_duration/, details);
   });
 });
