@@ -108,7 +108,7 @@ const EVENTS: Resource = {
         kind: 'textarea',
         name: 'recurrence',
         label: 'Repeats',
-        hint: 'A recurring series, one line per row: RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=10, EXDATE;TZID=Europe/Paris:20270105T190000, RDATE:… Left empty, nothing changes.',
+        hint: 'A recurring series, one line per row: RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=10, EXDATE;TZID=Europe/Paris:20270105T190000, RDATE:…. Empty for a single event; on a series, empty keeps its lines.',
       },
       {
         kind: 'select',
