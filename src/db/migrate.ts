@@ -23,6 +23,7 @@ import * as feedIndexes from './migrations/0020_feed_indexes.js';
 import * as seriesIndex from './migrations/0021_series_index.js';
 import * as listingWithSeries from './migrations/0022_listing_indexes_with_series.js';
 import * as eventDuration from './migrations/0023_event_duration_index.js';
+import * as listingStatistics from './migrations/0024_listing_index_statistics.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -52,6 +53,7 @@ const STEPS: Record<string, DialectMigration> = {
   '0021_series_index': seriesIndex,
   '0022_listing_indexes_with_series': listingWithSeries,
   '0023_event_duration_index': eventDuration,
+  '0024_listing_index_statistics': listingStatistics,
 };
 
 class StaticProvider implements MigrationProvider {
