@@ -4,52 +4,51 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { connect } from '../../src/db/connect.js';
 import { updatePlannerStatistics } from '../../src/db/dialect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
+import type { Executor } from '../../src/db/schema.js';
 import { createTestDatabase } from '../helpers/databases.js';
 import { insertEvent } from '../helpers/factories.js';
 import * as listingStatistics from '../../src/db/migrations/0024_listing_index_statistics.js';
 
-/** SQLite's plan of `query` on a migrated database of 300 events without series, after ANALYZE. */
-async function planOf(query: RawBuilder<unknown>): Promise<string> {
+/** Runs `use` on a migrated SQLite database of `events` events without series, after ANALYZE, then drops it. */
+async function withAnalysedDatabase<T>(events: number, use: (db: Executor) => Promise<T>): Promise<T> {
   const database = await createTestDatabase('sqlite');
   const handle = connect(database.url);
   try {
     await migrateToLatest(handle.db, handle.dialect);
-    for (let i = 0; i < 300; i++) await insertEvent(handle.db);
+    for (let i = 0; i < events; i++) await insertEvent(handle.db);
     await updatePlannerStatistics(handle.db);
-    const plan = await sql<{ detail: string }>`EXPLAIN QUERY PLAN ${query}`.execute(handle.db);
-    return plan.rows.map((row) => row.detail).join('; ');
+    return await use(handle.db);
   } finally {
     await handle.close();
     await database.drop();
   }
 }
 
+/** SQLite's plan of `query` on an analysed database of 300 events. */
+const planOf = (query: RawBuilder<unknown>) =>
+  withAnalysedDatabase(300, async (db) => {
+    const plan = await sql<{ detail: string }>`EXPLAIN QUERY PLAN ${query}`.execute(db);
+    return plan.rows.map((row) => row.detail).join('; ');
+  });
+
 describe('listing lookups read indexes [sqlite]', () => {
   // Migration 0024: a rebuilt index had no statistics on an analysed database, and SQLite's
   // planner guessed (`mixed` cost a third more CPU per request).
   it('the rebuilt listing indexes get their statistics back on a database that had them', async () => {
-    const database = await createTestDatabase('sqlite');
-    const handle = connect(database.url);
-    try {
-      await migrateToLatest(handle.db, handle.dialect);
-      for (let i = 0; i < 50; i++) await insertEvent(handle.db);
-      await updatePlannerStatistics(handle.db);
+    await withAnalysedDatabase(50, async (db) => {
       const analysed = async () =>
-        (await sql<{ idx: string }>`SELECT idx FROM sqlite_stat1 WHERE tbl = 'events'`.execute(handle.db)).rows.map(
+        (await sql<{ idx: string }>`SELECT idx FROM sqlite_stat1 WHERE tbl = 'events'`.execute(db)).rows.map(
           (row) => row.idx,
         );
       // What 0022 did to an analysed database: the index rebuilt, its statistics gone.
-      await sql`DROP INDEX events_listing`.execute(handle.db);
+      await sql`DROP INDEX events_listing`.execute(db);
       await sql`CREATE INDEX events_listing ON events (status, hide_from_listings, start_key, end_key, post_id, series_id)`.execute(
-        handle.db,
+        db,
       );
       assert.ok(!(await analysed()).includes('events_listing'));
-      await listingStatistics.up(handle.db as unknown as Kysely<unknown>, 'sqlite');
+      await listingStatistics.up(db as unknown as Kysely<unknown>, 'sqlite');
       assert.ok((await analysed()).includes('events_listing'), String(await analysed()));
-    } finally {
-      await handle.close();
-      await database.drop();
-    }
+    });
   });
 
   // SQLite's ANALYZE counts the NULLs of a column as one value: on a site without series, the whole
