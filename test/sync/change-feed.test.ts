@@ -1,14 +1,48 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { testDialects } from '../helpers/databases.js';
 import { useTestApp, type TestApi, type Who } from '../helpers/app.js';
+import { Receiver } from '../helpers/receiver.js';
 
 const EVENT = { title: 'Feed concert', start_date: '2027-03-01 19:00:00', end_date: '2027-03-01 21:00:00' };
 
 type Entry = [type: string, id: number, action: string];
 
-/** A reader of the feed that remembers its token: `since()` returns what changed since the last call. */
-async function follower(api: TestApi, who: Who = 'administrator') {
+/** A webhook receiver subscribed to the events `pattern` matches. */
+interface Subscriber {
+  receiver: Receiver;
+  matches: (entry: Entry) => boolean;
+}
+
+const sortedEntries = (entries: Entry[]) => entries.map(([type, id, action]) => `${type}.${action} ${id}`).sort();
+
+/**
+ * Sends every due delivery (an hour ahead of the test's clock, so that writes made at a later
+ * clock are due too) and checks that each subscriber got one delivery per change it matches.
+ */
+async function assertDelivered(api: TestApi, subscribers: Subscriber[], entries: Entry[]): Promise<void> {
+  const before = subscribers.map((s) => s.receiver.received.length);
+  const now = api.now;
+  api.now = new Date(now.getTime() + 3_600_000);
+  try {
+    await api.app.calendar.webhookWorker.runDue();
+  } finally {
+    api.now = now;
+  }
+  subscribers.forEach((subscriber, i) => {
+    const delivered = subscriber.receiver.payloads
+      .slice(before[i])
+      .map((p: { type: string; data: { id: number } }) => `${p.type} ${p.data.id}`)
+      .sort();
+    assert.deepEqual(delivered, sortedEntries(entries.filter(subscriber.matches)), 'webhook deliveries');
+  });
+}
+
+/**
+ * A reader of the feed that remembers its token: `since()` returns what changed since the last call,
+ * after checking that the given webhook subscribers were sent exactly those changes.
+ */
+async function follower(api: TestApi, who: Who = 'administrator', subscribers: Subscriber[] = []) {
   const start = await api.get('/changes', { as: who });
   assert.equal(start.status, 200, start.text);
   assert.deepEqual(start.json.changes, []);
@@ -18,17 +52,44 @@ async function follower(api: TestApi, who: Who = 'administrator') {
     const res = await api.get('/changes', { as: who, query: { since: token } });
     assert.equal(res.status, 200, res.text);
     token = res.json.next_since;
-    return res.json.changes.map((c: { type: string; id: number; action: string }) => [c.type, c.id, c.action]);
+    const entries: Entry[] = res.json.changes.map((c: { type: string; id: number; action: string }) => [
+      c.type,
+      c.id,
+      c.action,
+    ]);
+    if (subscribers.length > 0) await assertDelivered(api, subscribers, entries);
+    return entries;
   };
 }
 
 for (const dialect of await testDialects()) {
-  describe(`change feed: every write route logs exactly its changes [${dialect}]`, () => {
-    const t = useTestApp(dialect);
+  describe(`change feed and webhooks: every write route logs and delivers exactly its changes [${dialect}]`, () => {
+    const t = useTestApp(dialect, { env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_WORKER: 'off' } });
     const admin = { as: 'administrator' as const };
+    const subscribers: Subscriber[] = [];
+    const follow = () => follower(t.api, 'administrator', subscribers);
+    before(async () => {
+      const patterns: [events: string[] | undefined, matches: Subscriber['matches']][] = [
+        [undefined, () => true],
+        [['venue.*'], ([type]) => type === 'venue'],
+        [
+          ['event.deleted', 'category.updated'],
+          ([type, , action]) => `${type}.${action}` === 'event.deleted' || `${type}.${action}` === 'category.updated',
+        ],
+      ];
+      for (const [events, matches] of patterns) {
+        const receiver = await new Receiver().start();
+        const res = await t.api.post('/webhooks', { url: receiver.url, ...(events && { events }) }, admin);
+        assert.equal(res.status, 201, res.text);
+        subscribers.push({ receiver, matches });
+      }
+    });
+    after(async () => {
+      for (const { receiver } of subscribers) await receiver.stop();
+    });
 
     it('events by id and by slug: create, update (POST, PUT, PATCH), trash, delete for good', async () => {
-      const since = await follower(t.api);
+      const since = await follow();
       const created = await t.api.post('/events', EVENT, admin);
       const id: number = created.json.id;
       const slug: string = created.json.slug;
@@ -55,7 +116,7 @@ for (const dialect of await testDialects()) {
     });
 
     it('an event write creating its venue, organizers and terms inline logs each of them', async () => {
-      const since = await follower(t.api);
+      const since = await follow();
       const known = await t.api.post('/organizers', { organizer: 'Known organizer' }, admin);
       await since();
       const res = await t.api.post(
@@ -93,7 +154,7 @@ for (const dialect of await testDialects()) {
 
     for (const kind of ['venue', 'organizer'] as const) {
       it(`${kind}s by id and by slug: create, update, trash (unlinking events), delete for good, duplicates`, async () => {
-        const since = await follower(t.api);
+        const since = await follow();
         const path = `/${kind}s`;
         const created = await t.api.post(path, { [kind]: `Feed ${kind}` }, admin);
         const id: number = created.json.id;
@@ -126,7 +187,7 @@ for (const dialect of await testDialects()) {
     }
 
     it('categories and tags: create, update, delete (children move up)', async () => {
-      const since = await follower(t.api);
+      const since = await follow();
       const parent = await t.api.post('/categories', { name: 'Feed parent' }, admin);
       const child = await t.api.post('/categories', { name: 'Feed child', parent: parent.json.id }, admin);
       assert.deepEqual(await since(), [
@@ -156,7 +217,7 @@ for (const dialect of await testDialects()) {
     });
 
     it('a series logs itself and each occurrence it adds (the series and three), and deletes those a rule change removes', async () => {
-      const since = await follower(t.api);
+      const since = await follow();
       const series = await t.api.post(
         '/events',
         {
@@ -189,7 +250,7 @@ for (const dialect of await testDialects()) {
     });
 
     it('denied, invalid and failed writes log nothing', async () => {
-      const since = await follower(t.api);
+      const since = await follow();
       const event = await t.api.post('/events', EVENT, admin);
       const venue = await t.api.post('/venues', { venue: 'Denied Hall' }, admin);
       const tag = await t.api.post('/tags', { name: 'Denied tag' }, admin);
