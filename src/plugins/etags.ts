@@ -1,10 +1,47 @@
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { noneMatch } from '../http/conditional.js';
 
+const tagOf = (hash: Hash) => `"${hash.digest('base64url').slice(0, 27)}"`;
+
 /** A strong ETag naming these bytes: the same body, the same tag, in any process. */
 export function etagOfBytes(payload: string | Buffer): string {
-  return `"${createHash('sha256').update(payload).digest('base64url').slice(0, 27)}"`;
+  return tagOf(createHash('sha256').update(payload));
+}
+
+const itemDigests = new WeakMap<readonly Buffer[], Buffer>();
+
+/** The SHA-256 of an item's bytes, kept while its parts are (cached renderings keep theirs until they change). */
+function itemDigest(parts: readonly Buffer[]): Buffer {
+  let digest = itemDigests.get(parts);
+  if (!digest) {
+    const hash = createHash('sha256');
+    for (const part of parts) hash.update(part);
+    itemDigests.set(parts, (digest = hash.digest()));
+  }
+  return digest;
+}
+
+/**
+ * The ETag of a list body made of `head`, the items (each in parts) and `tail`, without hashing the
+ * whole body again: it hashes the head, each item's digest and the tail. It depends on the bytes
+ * alone (not on how an item is split into parts), so the same body gets the same tag in any process.
+ */
+export function etagOfItems(head: Buffer, items: readonly (readonly Buffer[])[], tail: Buffer): string {
+  const sizes = Buffer.alloc(8);
+  sizes.writeUInt32BE(head.length, 0);
+  sizes.writeUInt32BE(items.length, 4);
+  const hash = createHash('sha256').update(sizes).update(head);
+  for (const item of items) hash.update(itemDigest(item));
+  return tagOf(hash.update(tail));
+}
+
+const knownEtags = new WeakMap<Buffer, string>();
+
+/** Sends `body` with an ETag computed while it was put together (etagOfItems): the hook below uses it. */
+export function withKnownEtag(body: Buffer, etag: string): Buffer {
+  knownEtags.set(body, etag);
+  return body;
 }
 
 /**
@@ -28,7 +65,7 @@ export function registerBodyEtags(app: FastifyInstance): void {
       done(null, payload);
       return;
     }
-    const etag = etagOfBytes(payload);
+    const etag = (Buffer.isBuffer(payload) && knownEtags.get(payload)) || etagOfBytes(payload);
     reply.header('ETag', etag);
     const ifNoneMatch = request.headers['if-none-match'];
     if (ifNoneMatch !== undefined && noneMatch(ifNoneMatch, etag)) {

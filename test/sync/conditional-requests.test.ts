@@ -219,6 +219,24 @@ for (const dialect of await testDialects()) {
       assert.notEqual(etagOf(changed), etagOf(anonymous));
     });
 
+    it('editing a listed item changes the list ETag, and the same body always has the same ETag', async () => {
+      const event = await createEvent(t.api, { title: 'Listed' });
+      const venue = await t.api.post('/venues', { venue: 'Listed Hall' }, { as: 'administrator' });
+      for (const [path, item, body] of [
+        ['/events', `/events/${event.id}`, { title: 'Listed, renamed' }],
+        ['/venues', `/venues/${venue.json.id}`, { venue: 'Listed Hall, renamed' }],
+      ] as const) {
+        const before = await t.api.get(path);
+        assert.equal(etagOf(await t.api.get(path)), etagOf(before), `${path}: read twice`);
+        assert.equal((await t.api.patch(item, body, { as: 'administrator' })).status, 200);
+        const after = await t.api.get(path, { headers: { 'if-none-match': etagOf(before) } });
+        assert.equal(after.status, 200, path);
+        assert.equal(after.json.total, before.json.total);
+        assert.notEqual(etagOf(after), etagOf(before), path);
+        assert.equal(etagOf(await t.api.get(path)), etagOf(after), `${path}: read again`);
+      }
+    });
+
     it('a compressed response repeats the uncompressed ETag', async () => {
       for (let i = 0; i < 8; i++)
         await createEvent(t.api, { title: `Compressible ${i}`, description: 'x'.repeat(300) });
