@@ -1,14 +1,13 @@
-import { createHash, type Hash } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { noneMatch } from '../http/conditional.js';
 
-const tagOf = (hash: Hash) => `"${hash.digest('base64url').slice(0, 27)}"`;
-
 /** A strong ETag naming these bytes: the same body, the same tag, in any process. */
 export function etagOfBytes(payload: string | Buffer): string {
-  return tagOf(createHash('sha256').update(payload));
+  return `"${createHash('sha256').update(payload).digest('base64url').slice(0, 27)}"`;
 }
 
+const DIGEST_SIZE = 32;
 const itemDigests = new WeakMap<readonly Buffer[], Buffer>();
 
 /** The SHA-256 of an item's bytes, kept while its parts are (cached renderings keep theirs until they change). */
@@ -28,12 +27,14 @@ function itemDigest(parts: readonly Buffer[]): Buffer {
  * alone (not on how an item is split into parts), so the same body gets the same tag in any process.
  */
 export function etagOfItems(head: Buffer, items: readonly (readonly Buffer[])[], tail: Buffer): string {
-  const sizes = Buffer.alloc(8);
-  sizes.writeUInt32BE(head.length, 0);
-  sizes.writeUInt32BE(items.length, 4);
-  const hash = createHash('sha256').update(sizes).update(head);
-  for (const item of items) hash.update(itemDigest(item));
-  return tagOf(hash.update(tail));
+  // One buffer and one update: a hash update costs about a microsecond whatever its size.
+  const input = Buffer.allocUnsafe(8 + head.length + DIGEST_SIZE * items.length + tail.length);
+  input.writeUInt32BE(head.length, 0);
+  input.writeUInt32BE(items.length, 4);
+  let offset = 8 + head.copy(input, 8);
+  for (const item of items) offset += itemDigest(item).copy(input, offset);
+  tail.copy(input, offset);
+  return etagOfBytes(input);
 }
 
 const knownEtags = new WeakMap<Buffer, string>();
