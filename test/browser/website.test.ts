@@ -129,8 +129,9 @@ for (const dialect of dialects) {
       await page.waitForURL(/\/admin\/events\/new\/?$/);
       assert.deepEqual(await seriousViolations(page), [], 'the new event form');
       await page.getByLabel('Title *').fill('Lantern Parade');
-      const day = new Date();
-      const iso = `${day.getUTCFullYear()}-${String(day.getUTCMonth() + 1).padStart(2, '0')}-${String(Math.min(day.getUTCDate() + 1, 28)).padStart(2, '0')}`;
+      // Tomorrow (UTC): the venue page lists upcoming events only, so the event must not be over
+      // whatever the time of day (capping the day at the 28th made it today on the 28th, evenings).
+      const iso = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
       await page.getByLabel('Starts *').fill(`${iso}T18:00`);
       await page.getByLabel('Ends *').fill(`${iso}T20:00`);
       await page.getByLabel('Time zone').selectOption('UTC');
