@@ -1,3 +1,5 @@
+import type { Validator } from '../http/conditional.js';
+
 /** What caches hold besides rows and ids: rendered bytes, and whole responses. */
 
 /** A response to an anonymous read, with every header it is sent with again (content length and `X-Calendar-Cache: hit` included). */
@@ -22,6 +24,8 @@ export interface Fragment {
   lock?: { password: string; author_id: number; status: string; status_before_trash: string | null };
   /** The blanked representation of a protected item, for readers who have not unlocked it. */
   blanked?: Buffer;
+  /** A single read's validator (API.md §21), made from the rows the fragment was rendered from. */
+  validator?: Validator;
   /** What it was rendered from (`changeKey`s): after this process's writes, it is reused until one of them names one of these. */
   depends?: readonly string[];
   /**

@@ -38,18 +38,22 @@ export async function bumpRevisions(
 
 /**
  * A category's `url` holds its ancestors' slugs: when a category changes, its descendants'
- * representations may change too, so their revisions move with it.
+ * representations may change too, so their revisions move with it. Returns the descendants.
  */
-export async function bumpDescendantRevisions(trx: Executor, termIds: readonly number[], now: number): Promise<void> {
-  if (termIds.length === 0) return;
-  await sql`
+export async function bumpDescendantRevisions(
+  trx: Executor,
+  termIds: readonly number[],
+  now: number,
+): Promise<number[]> {
+  if (termIds.length === 0) return [];
+  const { rows } = await sql<{ id: number }>`
     WITH RECURSIVE descendants(id) AS (
       SELECT id FROM terms WHERE parent_id IN (${sql.join(termIds)})
       UNION SELECT terms.id FROM terms JOIN descendants ON terms.parent_id = descendants.id
     )
-    UPDATE terms SET revision = revision + 1, changed_at = ${now} WHERE id IN (SELECT id FROM descendants)`.execute(
-    trx,
-  );
+    UPDATE terms SET revision = revision + 1, changed_at = ${now} WHERE id IN (SELECT id FROM descendants)
+    RETURNING id`.execute(trx);
+  return rows.map((row) => Number(row.id));
 }
 
 /** The last change of a term's own (its `modified_after`), unlike changes of its count. */

@@ -44,11 +44,13 @@ export async function prepareChanges(
   const { posts, terms } = touched(changes);
   await repo.bumpRevisions(trx, posts, terms, now);
   const items = changes.items;
-  await repo.bumpDescendantRevisions(
+  const descendants = await repo.bumpDescendantRevisions(
     trx,
     items.filter((item) => item.type === 'category' && item.action !== 'created').map((item) => item.id),
     now,
   );
+  // Named like the terms written: what was read with their revisions (an event's ETag) is not reused past them.
+  changes.add('term', ...descendants);
   await repo.touchTerms(
     trx,
     items.filter((item) => !POST_TYPES.includes(item.type) && item.action !== 'deleted').map((item) => item.id),

@@ -101,6 +101,40 @@ for (const dialect of await testDialects()) {
       assert.equal(etagOf(term), etagOf(await t.api.get(`/tags/${term.json.id}`)));
     });
 
+    it('a read gives the ETag writes check: an occurrence with organizers, terms and a draft venue, kept or not', async () => {
+      const admin = { as: 'administrator' as const };
+      const venue = await t.api.post('/venues', { venue: 'Draft Hall', status: 'draft' }, admin);
+      const organizers: number[] = [];
+      for (const organizer of ['First host', 'Second host'])
+        organizers.push((await t.api.post('/organizers', { organizer }, admin)).json.id);
+      const parent = await t.api.post('/categories', { name: 'etag-parent' }, admin);
+      const child = await t.api.post('/categories', { name: 'etag-child', parent: parent.json.id }, admin);
+      const tag = await t.api.post('/tags', { name: 'etag-tag' }, admin);
+      const series = await createEvent(t.api, {
+        venue: venue.json.id,
+        organizer: organizers,
+        tags: [tag.json.id],
+        categories: [child.json.id],
+        recurrence: ['RRULE:FREQ=WEEKLY;COUNT=3'],
+      });
+      const occurrences = await t.api.get(`/events/${series.id}/occurrences`, admin);
+      assert.equal(occurrences.status, 200, occurrences.text);
+      for (const id of [series.id, occurrences.json.events[1].id]) {
+        const read = etagOf(await t.api.get(`/events/${id}`, admin));
+        assert.equal(etagOf(await t.api.get(`/events/${id}`, admin)), read, 'a kept rendering keeps its ETag');
+        assert.notEqual(etagOf(await t.api.get(`/events/${id}`)), read, 'the public is not shown the draft venue');
+        await t.api.patch(`/categories/${parent.json.id}`, { name: `etag-parent-${id}` }, admin);
+        const after = etagOf(await t.api.get(`/events/${id}`, admin));
+        assert.notEqual(after, read, "a parent category's change moves the revisions of its children");
+        const res = await t.api.patch(
+          `/events/${id}`,
+          { excerpt: 'Checked' },
+          { ...admin, headers: { 'if-match': after } },
+        );
+        assert.equal(res.status, 200, res.text);
+      }
+    });
+
     it('If-Match not listing the current ETag is 412 with data.etag and changes nothing, by id and by slug', async () => {
       const { id, slug } = await createEvent(t.api, { title: 'Guarded' });
       const read = await t.api.get(`/events/${id}`);

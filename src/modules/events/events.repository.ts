@@ -21,6 +21,9 @@ export interface EventRow extends ImageRow, Omit<EventColumns, 'start_key' | 'en
   parent_id: number;
   published_at: number;
   modified_at: number;
+  /** Its revision and last change, Unix seconds (its ETag is made of them, modules/sync/validators.ts). */
+  revision: number;
+  changed_at: number;
   title: string;
   description: string;
   excerpt: string;
@@ -29,6 +32,9 @@ export interface EventRow extends ImageRow, Omit<EventColumns, 'start_key' | 'en
   series_ical_uid: string | null;
   /** An occurrence's series' lines (JSON; null for other events). */
   series_recurrence: string | null;
+  /** An occurrence's series' revision and last change (null for other events). */
+  series_revision: number | null;
+  series_changed_at: number | null;
   /** An occurrence's rank among its series' occurrences on the local date of its original start (1 for other events). */
   date_rank: number;
   /** Linked term and organizer ids, in link order. */
@@ -82,6 +88,8 @@ function selectEvents(db: Executor, { lang, defaultLang }: Languages) {
         'series_event.ical_uid as series_ical_uid',
         // Whether an occurrence can share its date with another (rankedOnDates).
         'series_event.recurrence as series_recurrence',
+        'series_post.revision as series_revision',
+        sql<number | null>`COALESCE(series_post.changed_at, series_post.modified_at)`.as('series_changed_at'),
       ])
   );
 }

@@ -26,8 +26,9 @@ import { postRefOf as refOf } from '../posts/posts.ref.js';
 import { canEditPost } from '../posts/posts.rules.js';
 import { postTranslations, requireEditContext } from '../posts/posts.translations.js';
 import { viewerKey } from '../posts/posts.viewer.js';
-import { cachedValidator, eventValidator, type Variant } from '../sync/validators.js';
+import { cachedValidator, eventValidator } from '../sync/validators.js';
 import { answeredNotModified, setValidatorHeaders } from '../../http/conditional.js';
+import { ApiError } from '../../errors.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 const EventRef = Type.Ref(EventSchema);
@@ -105,16 +106,13 @@ async function editableEvents(events: EventsModule, ctx: RequestContext, ids: nu
 export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistry, events: EventsModule): void {
   const tags = ['events'];
   const { state } = events;
-  /** Sets a single read's ETag and Last-Modified (API.md §21); true when it answered 304. */
-  const notModified = async (
-    ctx: RequestContext,
-    raw: FastifyRequest,
-    reply: FastifyReply,
-    id: number,
-    variant: Variant,
-  ) => {
-    const validator = await cachedValidator(state.validators, ctx, `${id}|${variant}|${viewerKey(ctx.caller)}`, () =>
-      eventValidator(state.db, state.config, ctx.caller, id, variant),
+  /**
+   * Sets a `context=edit` read's ETag and Last-Modified (API.md §21); true when it answered 304.
+   * Plain reads take theirs from the rows they are rendered from (EventRendering.single).
+   */
+  const editNotModified = async (ctx: RequestContext, raw: FastifyRequest, reply: FastifyReply, id: number) => {
+    const validator = await cachedValidator(state.validators, ctx, `${id}|edit|${viewerKey(ctx.caller)}`, () =>
+      eventValidator(state.db, state.config, ctx.caller, id, 'edit'),
     );
     return validator !== undefined && answeredNotModified(raw, reply, validator);
   };
@@ -150,7 +148,7 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
       const rendered =
         input.context === 'edit'
           ? await editableEvents(events, ctx, page.ids)
-          : await events.rendering.render(ctx, page.ids, { jsonLd: false, password: input.password });
+          : await events.rendering.render(ctx, page.ids, input.password);
       return sendList(reply, 'events', rendered, links, page.total, pages);
     },
   });
@@ -177,7 +175,7 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
         true,
       );
       setListHeaders(reply, page.total, pages, links);
-      const rendered = await events.rendering.render(ctx, page.ids, { jsonLd: false, password: input.password });
+      const rendered = await events.rendering.render(ctx, page.ids, input.password);
       return sendList(reply, 'events', rendered, links, page.total, pages);
     },
   });
@@ -237,19 +235,15 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
       handler: async ({ ctx, args, params, raw }, reply) => {
         if (args.context !== 'edit') {
           const { id, row } = await service.checkReadable(state, ctx, await refFor(params), args.password);
-          if (await notModified(ctx, raw, reply, id, 'view')) return reply;
-          const [[json]] = await events.rendering.render(
-            ctx,
-            [id],
-            { jsonLd: true, password: args.password },
-            row ? [row] : [],
-          );
-          return reply.type('application/json; charset=utf-8').send(json);
+          const single = await events.rendering.single(ctx, id, args.password, row ? [row] : []);
+          if (!single) throw new ApiError('rest-event-not-found', { vars: { id } });
+          if (answeredNotModified(raw, reply, single.validator)) return reply;
+          return reply.type('application/json; charset=utf-8').send(single.json);
         }
         const bundle = await service.readEvent(state, ctx, await refFor(params), args.password);
         const event = presentEvent(state.config, ctx, bundle, { jsonLd: true, blanked: false });
         requireEditContext(canEditPost(ctx.caller, bundle.row), ctx.caller !== null);
-        if (await notModified(ctx, raw, reply, bundle.row.id, 'edit')) return reply;
+        if (await editNotModified(ctx, raw, reply, bundle.row.id)) return reply;
         const { password, ...translations } = await editFields(state, bundle.row.id);
         const { json_ld: jsonLd, ...head } = event;
         return { ...head, password, json_ld: jsonLd, ...translations };

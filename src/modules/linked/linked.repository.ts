@@ -19,6 +19,9 @@ export interface LinkedRow extends ImageRow {
   password: string;
   published_at: number;
   modified_at: number;
+  /** Its revision and last change, Unix seconds (what the ETags of the events showing it are made of). */
+  revision: number;
+  changed_at: number;
   title: string;
   description: string;
   excerpt: string;

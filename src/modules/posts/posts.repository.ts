@@ -283,7 +283,8 @@ export function isVisibleTo(
 
 /**
  * The columns every post representation reads: the post row, its text in the request language
- * (joined as `tr_req` / `tr_def`, see db/translations.ts) and its image (joined as `images`).
+ * (joined as `tr_req` / `tr_def`, see db/translations.ts) and its image (joined as `images`); and
+ * its revision and last change, which its ETag is made of (modules/sync/validators.ts).
  */
 export function postColumns(lang: Language, defaultLang: Language) {
   return [
@@ -296,6 +297,8 @@ export function postColumns(lang: Language, defaultLang: Language) {
     'posts.password',
     'posts.published_at',
     'posts.modified_at',
+    'posts.revision',
+    sql<number>`COALESCE(posts.changed_at, posts.modified_at)`.as('changed_at'),
     translatedColumn('posts', 'title', lang, defaultLang).as('title'),
     translatedColumn('posts', 'description', lang, defaultLang).as('description'),
     translatedColumn('posts', 'excerpt', lang, defaultLang).as('excerpt'),

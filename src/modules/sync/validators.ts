@@ -5,6 +5,7 @@ import type { Executor } from '../../db/schema.js';
 import type { VersionedCache } from '../../cache/lru.js';
 import type { Validator } from '../../http/conditional.js';
 import type { RequestContext } from '../../http/context.js';
+import type { EventBundle } from '../events/events.present.js';
 import { canReadPost } from '../posts/posts.rules.js';
 import * as repo from './validators.repository.js';
 
@@ -48,7 +49,63 @@ export async function eventValidator(
   variant: Variant,
 ): Promise<Validator | undefined> {
   const sources = await repo.eventSources(db, id);
-  if (!sources.some((source) => source.role === 'self')) return undefined;
+  return sources.some((source) => source.role === 'self')
+    ? validatorOfSources(config, caller, sources, variant)
+    : undefined;
+}
+
+/**
+ * The validator of an event as rendered from `bundle` (its rows as one read gave them): the same
+ * as eventValidator gives for that state, so that a single read's ETag names exactly the body it
+ * comes with, without reading the revisions again.
+ */
+export function bundleValidator(
+  config: Config,
+  caller: Caller | null,
+  bundle: EventBundle,
+  variant: Variant,
+): Validator {
+  const { row } = bundle;
+  const source = (role: string, item: Revised, position = 0): repo.SourceRow => ({
+    role,
+    id: item.id,
+    revision: item.revision,
+    changed_at: item.changed_at,
+    status: item.status,
+    author_id: item.author_id,
+    position,
+  });
+  const sources = [source('self', row)];
+  if (row.series_id !== null && row.series_revision !== null && row.series_changed_at !== null) {
+    const series = { id: row.series_id, revision: row.series_revision, changed_at: row.series_changed_at };
+    sources.push(source('series', { ...series, status: 'publish', author_id: 0 }));
+  }
+  if (bundle.venue) sources.push(source('venue', bundle.venue));
+  for (const organizer of bundle.organizers)
+    sources.push(source('organizer', organizer, row.organizer_ids.indexOf(organizer.id)));
+  const terms = new Map([...bundle.categories, ...bundle.tags].map((term) => [term.id, term]));
+  for (const [position, id] of row.term_ids.entries()) {
+    const term = terms.get(id);
+    if (term) sources.push(source('term', { ...term, status: 'publish', author_id: 0 }, position));
+  }
+  return validatorOfSources(config, caller, sources, variant);
+}
+
+/** What a source of an event's validator is read from. */
+interface Revised {
+  id: number;
+  revision: number;
+  changed_at: number;
+  status: string;
+  author_id: number;
+}
+
+function validatorOfSources(
+  config: Config,
+  caller: Caller | null,
+  sources: readonly repo.SourceRow[],
+  variant: Variant,
+): Validator {
   const shown = sources
     .filter(
       (source) =>

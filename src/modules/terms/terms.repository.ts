@@ -17,6 +17,9 @@ export interface TermRow {
   parent_id: number;
   count: number;
   lang: string;
+  /** Its revision and last change, Unix seconds (what the ETags of the events showing it are made of). */
+  revision: number;
+  changed_at: number;
 }
 
 export interface TermLanguages {
@@ -64,6 +67,8 @@ function selectTerms(db: Executor, { lang, defaultLang }: TermLanguages): TermQu
       'terms.parent_id',
       'terms.count',
       'terms.lang',
+      'terms.revision',
+      sql<number>`COALESCE(terms.changed_at, terms.created_at)`.as('changed_at'),
       translatedColumn('terms', 'name', lang, defaultLang).as('name'),
       translatedColumn('terms', 'name_key', lang, defaultLang).as('name_key'),
       translatedColumn('terms', 'description', lang, defaultLang).as('description'),

@@ -12,6 +12,7 @@ import type { LinkedRow } from '../../linked/linked.repository.js';
 import { OrganizerSchema } from '../../organizers/organizers.schemas.js';
 import { presentOrganizer } from '../../organizers/organizers.present.js';
 import { viewerKey } from '../../posts/posts.viewer.js';
+import { bundleValidator } from '../../sync/validators.js';
 import { EmbeddedTermSchema } from '../../terms/terms.schemas.js';
 import { presentEmbeddedTerm } from '../../terms/terms.present.js';
 import type { TermRow } from '../../terms/terms.repository.js';
@@ -276,20 +277,20 @@ export function fragmentRendering(
   fragments: VersionedCache<Fragment>,
   versions: DataVersion,
 ): EventRendering {
+  const keyOf = (ctx: RequestContext, id: number, jsonLd: boolean) =>
+    `event|${id}|${ctx.lang}|${ctx.language.source}|${jsonLd ? 1 : 0}|${viewerKey(ctx.caller)}`;
+  const shownTo = (ctx: RequestContext, fragment: Fragment, password: string | undefined) =>
+    fragment.lock && fragment.blanked && isLocked(ctx, fragment.lock, password) ? [fragment.blanked] : fragment.json;
   return {
-    async render(ctx, ids, options, knownRows = []) {
+    async render(ctx, ids, password) {
       const use = fragmentUse(fragments, versions, await ctx.dataVersion());
-      const keyOf = (id: number) =>
-        `event|${id}|${ctx.lang}|${ctx.language.source}|${options.jsonLd ? 1 : 0}|${viewerKey(ctx.caller)}`;
-      const shown = (fragment: Fragment) =>
-        fragment.lock && fragment.blanked && isLocked(ctx, fragment.lock, options.password)
-          ? [fragment.blanked]
-          : fragment.json;
+      const key = (id: number) => keyOf(ctx, id, false);
+      const shown = (fragment: Fragment) => shownTo(ctx, fragment, password);
       const result = new Map<number, readonly Buffer[]>();
       const missing: number[] = [];
       const slotted: [number, Fragment][] = [];
       for (const id of ids) {
-        const cached = fragments.get(keyOf(id), use.version, use.stillReusable);
+        const cached = fragments.get(key(id), use.version, use.stillReusable);
         if (!cached) missing.push(id);
         else if (cached.slots) slotted.push([id, cached]);
         else result.set(id, shown(cached));
@@ -298,12 +299,25 @@ export function fragmentRendering(
         for (const [id, parts] of await filledParts(state, ctx, use, slotted))
           if (parts) result.set(id, parts);
           else missing.push(id);
-      for (const bundle of missing.length > 0 ? await readBundles(state, ctx, missing, knownRows) : []) {
-        const fragment = eventFragment(state.config, ctx, use, bundle, options.jsonLd);
-        fragments.set(keyOf(bundle.row.id), use.version, fragment);
+      for (const bundle of missing.length > 0 ? await readBundles(state, ctx, missing, []) : []) {
+        const fragment = eventFragment(state.config, ctx, use, bundle, false);
+        fragments.set(key(bundle.row.id), use.version, fragment);
         result.set(bundle.row.id, shown(fragment));
       }
       return ids.map((id) => result.get(id)).filter((json): json is readonly Buffer[] => json !== undefined);
+    },
+    async single(ctx, id, password, knownRows = []) {
+      const use = fragmentUse(fragments, versions, await ctx.dataVersion());
+      const key = keyOf(ctx, id, true);
+      const cached = fragments.get(key, use.version, use.stillReusable);
+      if (cached?.validator) return { json: shownTo(ctx, cached, password)[0], validator: cached.validator };
+      const [bundle] = await readBundles(state, ctx, [id], knownRows);
+      if (!bundle) return undefined;
+      // Kept with the fragment: it holds while the fragment does (both depend on the same rows).
+      const validator = bundleValidator(state.config, ctx.caller, bundle, 'view');
+      const fragment = { ...eventFragment(state.config, ctx, use, bundle, true), validator };
+      fragments.set(key, use.version, fragment);
+      return { json: shownTo(ctx, fragment, password)[0], validator };
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { Fragment } from '../../../cache/entries.js';
 import type { Config } from '../../../config.js';
+import type { Validator } from '../../../http/conditional.js';
 import type { RequestContext } from '../../../http/context.js';
 import { compileSerializer } from '../../../http/json.js';
 import { ImageSchema } from '../../images/images.js';
@@ -14,28 +15,27 @@ import { CostDetailsSchema, DateDetailsSchema, EventSchema } from '../events.sch
 import { loadBundles } from '../events.service.js';
 import type { EventsState } from '../events.state.js';
 
-export interface RenderOptions {
-  /** Single reads embed JSON-LD; lists do not. */
-  jsonLd: boolean;
-  /** The password the reader sent, which unlocks a protected event. */
-  password?: string;
-}
-
 /**
  * How events become response bytes: the plain way (plain.ts: the presenter and the response
  * schema's serializer) or from kept fragments (fragments.ts). Chosen once, at start-up (events.module.ts).
  */
 export interface EventRendering {
   /**
-   * Events as UTF-8 JSON parts in the order of `ids` (missing ones left out); `knownRows`: rows
-   * the caller has already read, in the request's language.
+   * Events as lists show them (without JSON-LD), as UTF-8 JSON parts in the order of `ids` (missing
+   * ones left out); `password`: the one the reader sent, which unlocks a protected event.
    */
-  render(
+  render(ctx: RequestContext, ids: readonly number[], password: string | undefined): Promise<(readonly Buffer[])[]>;
+  /**
+   * One event as a single read shows it (with JSON-LD), and its validator (API.md §21) made from
+   * the rows the body was rendered from; undefined when it does not exist. `knownRows`: rows the
+   * caller has already read, in the request's language.
+   */
+  single(
     ctx: RequestContext,
-    ids: readonly number[],
-    options: RenderOptions,
+    id: number,
+    password: string | undefined,
     knownRows?: readonly EventRow[],
-  ): Promise<(readonly Buffer[])[]>;
+  ): Promise<{ json: Buffer; validator: Validator } | undefined>;
 }
 
 const eventSerializer = compileSerializer(EventSchema, [
