@@ -76,10 +76,9 @@ export function bundleValidator(
     position,
   });
   const sources = [source('self', row)];
-  if (row.series_id !== null && row.series_revision !== null && row.series_changed_at !== null) {
-    const series = { id: row.series_id, revision: row.series_revision, changed_at: row.series_changed_at };
-    sources.push(source('series', { ...series, status: 'publish', author_id: 0 }));
-  }
+  const { series_id: seriesId, series_revision: revision, series_changed_at: changedAt } = row;
+  if (seriesId !== null && revision !== null && changedAt !== null)
+    sources.push(source('series', { id: seriesId, revision, changed_at: changedAt, status: 'publish', author_id: 0 }));
   if (bundle.venue) sources.push(source('venue', bundle.venue));
   for (const organizer of bundle.organizers)
     sources.push(source('organizer', organizer, row.organizer_ids.indexOf(organizer.id)));

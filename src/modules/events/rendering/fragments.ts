@@ -299,7 +299,7 @@ export function fragmentRendering(
         for (const [id, parts] of await filledParts(state, ctx, use, slotted))
           if (parts) result.set(id, parts);
           else missing.push(id);
-      for (const bundle of missing.length > 0 ? await readBundles(state, ctx, missing, []) : []) {
+      for (const bundle of missing.length > 0 ? await readBundles(state, ctx, missing) : []) {
         const fragment = eventFragment(state.config, ctx, use, bundle, false);
         fragments.set(key(bundle.row.id), use.version, fragment);
         result.set(bundle.row.id, shown(fragment));

@@ -6,7 +6,7 @@ import { isLocked, readBundles, serializeEvent, type EventRendering } from './re
 /** Every event presented and serialised afresh on every request: the reference for the fragments. */
 export const plainRendering = (state: EventsState): EventRendering => ({
   async render(ctx, ids, password) {
-    const bundles = new Map((await readBundles(state, ctx, ids, [])).map((bundle) => [bundle.row.id, bundle]));
+    const bundles = new Map((await readBundles(state, ctx, ids)).map((bundle) => [bundle.row.id, bundle]));
     return ids.flatMap((id) => {
       const bundle = bundles.get(id);
       if (!bundle) return [];

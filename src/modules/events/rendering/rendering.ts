@@ -71,7 +71,7 @@ export async function readBundles(
   state: EventsState,
   ctx: RequestContext,
   ids: readonly number[],
-  knownRows: readonly EventRow[],
+  knownRows: readonly EventRow[] = [],
 ): Promise<EventBundle[]> {
   const known = knownRows.filter((row) => ids.includes(row.id));
   const unread = ids.filter((id) => !known.some((row) => row.id === id));
