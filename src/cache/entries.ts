@@ -47,3 +47,15 @@ export function ownBuffer(text: string): Buffer {
   buffer.write(text);
   return buffer;
 }
+
+/** Bytes of strings kept together (parts of one fragment), as views of one buffer of their own. */
+export function ownBuffers(texts: readonly string[]): Buffer[] {
+  const lengths = texts.map((text) => Buffer.byteLength(text));
+  const buffer = Buffer.allocUnsafeSlow(lengths.reduce((sum, length) => sum + length, 0));
+  let offset = 0;
+  return texts.map((text, i) => {
+    buffer.write(text, offset);
+    offset += lengths[i];
+    return buffer.subarray(offset - lengths[i], offset);
+  });
+}

@@ -460,6 +460,37 @@ for (const dialect of await testDialects()) {
       assert.ok(after.filter((o) => o.id !== moved.id).every((o) => o.title === 'Renamed'));
     });
 
+    it("lists show each occurrence's own description, or its series', as either changes", async () => {
+      const { id, occurrences } = await series('Described class');
+      const described = async () => {
+        const list = await t.api.get('/events', {
+          as: 'administrator',
+          query: { start_date: '2027-03-01', end_date: '2027-04-30', per_page: 50 },
+        });
+        assert.equal(list.status, 200, list.text);
+        const ofSeries = await occurrencesOf(t.api, id);
+        const inList = list.json.events.filter((e: Json) => e.series_id === id);
+        assert.deepEqual(inList, ofSeries, 'the same bytes in both lists');
+        return ofSeries.map((o) => o.description);
+      };
+      await t.api.patch(`/events/${id}`, { description: 'Bring a mat.' }, { as: 'administrator' });
+      assert.deepEqual(await described(), Array(5).fill('<p>Bring a mat.</p>'));
+      for (const at of [0, 3]) {
+        const res = await t.api.patch(
+          `/events/${occurrences[at].id}`,
+          { description: `Room ${at}.` },
+          { as: 'administrator' },
+        );
+        assert.equal(res.status, 200, res.text);
+      }
+      const expected = (series: string) =>
+        [0, 1, 2, 3, 4].map((i) => `<p>${[0, 3].includes(i) ? `Room ${i}.` : series}</p>`);
+      assert.deepEqual(await described(), expected('Bring a mat.'));
+      const res = await t.api.patch(`/events/${id}`, { description: 'Bring water.' }, { as: 'administrator' });
+      assert.equal(res.status, 200, res.text);
+      assert.deepEqual(await described(), expected('Bring water.'));
+    });
+
     it('series-only fields and unknown scopes are 400s that change nothing', async () => {
       const { occurrences } = await series('Strict class');
       const slug = await t.api.patch(

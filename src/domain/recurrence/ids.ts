@@ -1,10 +1,10 @@
 import { DateTime, type Zone } from 'luxon';
+import { formatSecondsInZone } from '../dates.js';
 import { zoneOf } from '../timezones.js';
 
 /** The local date (`YYYY-MM-DD`) of an instant (Unix seconds) in a stored zone. */
 export function localDateOf(seconds: number, timezone: string): string {
-  const ms = seconds * 1000;
-  return new Date(ms + zoneOf(timezone).offset(ms) * 60_000).toISOString().slice(0, 10);
+  return formatSecondsInZone(seconds, zoneOf(timezone), timezone).slice(0, 10);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { ENTRY_OVERHEAD, ownBuffer, type Fragment } from '../../../cache/entries.js';
+import { ENTRY_OVERHEAD, ownBuffer, ownBuffers, type Fragment } from '../../../cache/entries.js';
 import type { VersionedCache } from '../../../cache/lru.js';
 import { changeKey } from '../../../changes/change-set.js';
 import type { DataVersion } from '../../../changes/data-version.js';
@@ -23,6 +23,8 @@ import { presentVenue } from '../../venues/venues.present.js';
 import { presentEventHead, presentEventJsonLd, presentEventTail, type EventBundle } from '../events.present.js';
 import { CostDetailsSchema, DateDetailsSchema, EventSchema } from '../events.schemas.js';
 import type { EventsState } from '../events.state.js';
+import type { EventRow } from '../events.repository.js';
+import { fieldsOf } from '../series/series.materialise.js';
 import { isLocked, readBundles, serializeEvent, type EventRendering } from './rendering.js';
 
 const EMBEDDED_KEYS = [
@@ -51,6 +53,7 @@ const serializeTerm = compileSerializer(EmbeddedTermSchema, []);
 const serializeVenue = compileSerializer(VenueSchema, [ImageSchema]);
 const serializeOrganizer = compileSerializer(OrganizerSchema, [ImageSchema]);
 const serializeJsonLd = compileSerializer(JsonLdSchema, []);
+const serializeDescription = compileSerializer(Type.Pick(EventSchema, ['description']), []);
 const serializeTail = compileSerializer(
   Type.Pick(EventSchema, [
     'ical_uid',
@@ -120,6 +123,47 @@ function embedded<Row extends { id: number }>(
 
 const embeddedKey = (ctx: RequestContext, kind: string, id: number) =>
   `embedded|${kind}|${id}|${ctx.lang}|${ctx.language.source}`;
+
+/**
+ * The bytes of an occurrence's `,"description":…` held once for its whole series, when they are
+ * this occurrence's: a series' occurrences carry its description, most of an event's own bytes,
+ * and sharing it lets the fragment cache hold half as many again of them. Undefined when the
+ * occurrence's description differs (it overrides it, or the series' changed since).
+ */
+function seriesDescription(ctx: RequestContext, use: FragmentUse, row: EventRow, json: string): Buffer | undefined {
+  if (row.series_id === null) return undefined;
+  const key = embeddedKey(ctx, 'description', row.series_id);
+  const cached = use.fragments.get(key, use.version, use.stillReusable)?.json[0];
+  if (cached) return cached.length === Buffer.byteLength(json) && cached.toString() === json ? cached : undefined;
+  if (fieldsOf(row.overrides).has('description')) return undefined;
+  const shared = ownBuffer(json);
+  const entry = { json: [shared], bytes: shared.length + ENTRY_OVERHEAD, depends: [changeKey('event', row.series_id)] };
+  use.fragments.set(key, use.version, entry);
+  return shared;
+}
+
+/**
+ * A list event's own bytes before its terms (its head without the closing brace) and after its
+ * organizers (`tail`), in one allocation; an occurrence's description between them held by its series.
+ */
+function ownParts(
+  ctx: RequestContext,
+  use: FragmentUse,
+  row: EventRow,
+  head: { json: string; description: unknown },
+  tail: string,
+): { front: Buffer[]; back: Buffer; own: number } {
+  const before = head.json.slice(0, -1);
+  const description = `,${serializeDescription({ description: head.description }).slice(1, -1)}`;
+  const at = row.series_id === null ? -1 : before.indexOf(description);
+  const shared = at < 0 ? undefined : seriesDescription(ctx, use, row, description);
+  if (!shared) {
+    const [front, back] = ownBuffers([before, tail]);
+    return { front: [front], back, own: front.length + back.length };
+  }
+  const [start, end, back] = ownBuffers([before.slice(0, at), before.slice(at + description.length), tail]);
+  return { front: [start, shared, end], back, own: start.length + end.length + back.length };
+}
 
 /** The fragment cache as one render uses it: under the request's data version, with one reuse check. */
 interface FragmentUse {
@@ -212,7 +256,12 @@ function eventJson(
   bundle: EventBundle,
   jsonLd: boolean,
 ): { json: Buffer[]; own: number; slots: Slot[] } {
-  const head = serializeHead(presentEventHead(config, ctx, bundle.row));
+  const presented = presentEventHead(config, ctx, bundle.row);
+  const head = { json: serializeHead(presented), description: presented.description };
+  // `custom_fields`, then the event's own `ical_uid` and `ical_url` (API.md §19.2).
+  const tail = `],"custom_fields":[],${serializeTail(presentEventTail(ctx, bundle.row)).slice(1, -1)}`;
+  const list = jsonLd ? undefined : ownParts(ctx, use, bundle.row, head, `${tail}}`);
+  const front = list?.front ?? [bytes(head.json.slice(0, -1))];
   const slots: Slot[] = [];
   /** A taxonomy's parts from index `at` of the event's parts: `open` alone, or each term after `open` or a comma. */
   const terms = (at: number, open: Buffer, taxonomy: Taxonomy, rows: readonly TermRow[]) =>
@@ -226,8 +275,8 @@ function eventJson(
             embedded(ctx, use, taxonomy.key, changeKey('term', row.id), row, renderTerm(ctx, taxonomy)),
           );
         });
-  const categories = terms(1, CATEGORIES_OPEN, CATEGORIES, bundle.categories);
-  const tags = terms(1 + categories.length, TAGS_OPEN, TAGS, bundle.tags);
+  const categories = terms(front.length, CATEGORIES_OPEN, CATEGORIES, bundle.categories);
+  const tags = terms(front.length + categories.length, TAGS_OPEN, TAGS, bundle.tags);
   const linked =
     (
       kind: 'venue' | 'organizer',
@@ -238,20 +287,14 @@ function eventJson(
       embedded(ctx, use, `${kind}|${jsonLd ? 1 : 0}`, changeKey(kind, row.id), row, () => serialize(present(row)));
   const venue = linked('venue', (row) => presentVenue(config, ctx, row, { jsonLd }), serializeVenue);
   const organizer = linked('organizer', (row) => presentOrganizer(config, ctx, row, { jsonLd }), serializeOrganizer);
-  const own = ownBuffer(head.slice(0, -1));
   const json = [
-    own,
+    ...front,
     ...categories,
     ...tags,
     bundle.venue ? prefixed(VENUE_OPEN, venue(bundle.venue)) : NO_VENUE,
     ...elements(ORGANIZER_OPEN, bundle.organizers.map(organizer)),
   ];
-  // `custom_fields`, then the event's own `ical_uid` and `ical_url` (API.md §19.2).
-  const tail = `],"custom_fields":[],${serializeTail(presentEventTail(ctx, bundle.row)).slice(1, -1)}`;
-  if (!jsonLd) {
-    const listTail = ownBuffer(`${tail}}`);
-    return { json: [...json, listTail], own: own.length + listTail.length, slots };
-  }
+  if (list) return { json: [...json, list.back], own: list.own, slots };
   // A single read sends one event alone: joined once here, it is not copied together on every read.
   const whole = Buffer.concat([
     ...json,
