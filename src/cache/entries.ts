@@ -14,7 +14,8 @@ export interface CachedResponse {
  * An item's rendered representation, kept as UTF-8 bytes so that a list is assembled by copying
  * bytes, without encoding the whole body again on every response. An event's JSON is kept in
  * parts: its own bytes, and the venue, organizer and term bytes it shares with other events (held
- * once, by reference), so the cache holds about twice as many events in the same memory.
+ * once, by reference; an occurrence's description too, with its series), so the cache holds about
+ * twice as many events in the same memory.
  */
 export interface Fragment {
   json: readonly Buffer[];

@@ -128,7 +128,7 @@ const embeddedKey = (ctx: RequestContext, kind: string, id: number) =>
  * The bytes of an occurrence's `,"description":…` held once for its whole series, when they are
  * this occurrence's: a series' occurrences carry its description, most of an event's own bytes,
  * and sharing it lets the fragment cache hold half as many again of them. Undefined when the
- * occurrence's description differs (it overrides it, or the series' changed since).
+ * occurrence's description is not the one kept for its series (it overrides it).
  */
 function seriesDescription(ctx: RequestContext, use: FragmentUse, row: EventRow, json: string): Buffer | undefined {
   if (row.series_id === null) return undefined;
