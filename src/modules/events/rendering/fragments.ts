@@ -154,8 +154,10 @@ function ownParts(
   tail: string,
 ): { front: Buffer[]; back: Buffer; own: number } {
   const before = head.json.slice(0, -1);
-  const description = `,${serializeDescription({ description: head.description }).slice(1, -1)}`;
-  const at = row.series_id === null ? -1 : before.indexOf(description);
+  // Only an occurrence's is looked for: other events' descriptions are not serialised a second time.
+  const description =
+    row.series_id === null ? '' : `,${serializeDescription({ description: head.description }).slice(1, -1)}`;
+  const at = description === '' ? -1 : before.indexOf(description);
   const shared = at < 0 ? undefined : seriesDescription(ctx, use, row, description);
   if (!shared) {
     const [front, back] = ownBuffers([before, tail]);
