@@ -44,16 +44,13 @@ const EMBEDDED_KEYS = [
   'translations',
   'languages',
 ] as const;
-const serializeHead = compileSerializer(Type.Omit(EventSchema, EMBEDDED_KEYS), [
-  ImageSchema,
-  DateDetailsSchema,
-  CostDetailsSchema,
-]);
+const HEAD_SCHEMA = Type.Omit(EventSchema, EMBEDDED_KEYS);
+const HEAD_REFERENCES = [ImageSchema, DateDetailsSchema, CostDetailsSchema];
+const serializeHead = compileSerializer(HEAD_SCHEMA, HEAD_REFERENCES);
 const serializeTerm = compileSerializer(EmbeddedTermSchema, []);
 const serializeVenue = compileSerializer(VenueSchema, [ImageSchema]);
 const serializeOrganizer = compileSerializer(OrganizerSchema, [ImageSchema]);
 const serializeJsonLd = compileSerializer(JsonLdSchema, []);
-const serializeDescription = compileSerializer(Type.Pick(EventSchema, ['description']), []);
 const serializeTail = compileSerializer(
   Type.Pick(EventSchema, [
     'ical_uid',
@@ -125,46 +122,102 @@ const embeddedKey = (ctx: RequestContext, kind: string, id: number) =>
   `embedded|${kind}|${id}|${ctx.lang}|${ctx.language.source}`;
 
 /**
- * The bytes of an occurrence's `,"description":…` held once for its whole series, when they are
- * this occurrence's: a series' occurrences carry its description, most of an event's own bytes,
- * and sharing it lets the fragment cache hold half as many again of them. Undefined when the
- * occurrence's description is not the one kept for its series (it overrides it).
+ * Head keys by which an occurrence differs from the others of its series by construction: its id
+ * and dates, and the URLs that carry them. The rest of its head is its series' unless it overrides it.
  */
-function seriesDescription(ctx: RequestContext, use: FragmentUse, row: EventRow, json: string): Buffer | undefined {
-  if (row.series_id === null) return undefined;
-  const key = embeddedKey(ctx, 'description', row.series_id);
-  const cached = use.fragments.get(key, use.version, use.stillReusable)?.json[0];
-  if (cached) return cached.length === Buffer.byteLength(json) && cached.toString() === json ? cached : undefined;
-  if (fieldsOf(row.overrides).has('description')) return undefined;
-  const shared = ownBuffer(json);
-  const entry = { json: [shared], bytes: shared.length + ENTRY_OVERHEAD, depends: [changeKey('event', row.series_id)] };
-  use.fragments.set(key, use.version, entry);
-  return shared;
+const OCCURRENCE_OWN_KEYS: ReadonlySet<string> = new Set([
+  'id',
+  'global_id',
+  'global_id_lineage',
+  'url',
+  'rest_url',
+  'start_date',
+  'start_date_details',
+  'end_date',
+  'end_date_details',
+  'utc_start_date',
+  'utc_start_date_details',
+  'utc_end_date',
+  'utc_end_date_details',
+]);
+
+/** The head's keys in schema order, cut where they pass between an occurrence's own and its series', each run with its serialiser. */
+const OCCURRENCE_RUNS = Object.keys(HEAD_SCHEMA.properties)
+  .reduce<{ shared: boolean; keys: string[] }[]>((runs, key) => {
+    const shared = !OCCURRENCE_OWN_KEYS.has(key);
+    const last = runs.at(-1);
+    if (last?.shared === shared) last.keys.push(key);
+    else runs.push({ shared, keys: [key] });
+    return runs;
+  }, [])
+  .map(({ shared, keys }) => ({ shared, serialize: compileSerializer(Type.Pick(HEAD_SCHEMA, keys), HEAD_REFERENCES) }));
+
+/**
+ * An occurrence's head (without its closing brace) in runs: each run's keys with the comma or brace
+ * before them, '' for a run whose keys are all absent. Joined, they are the bytes of `serializeHead`.
+ */
+function occurrenceRuns(presented: Record<string, unknown>): string[] {
+  let opened = false;
+  return OCCURRENCE_RUNS.map(({ serialize }) => {
+    const keys = serialize(presented).slice(1, -1);
+    if (keys === '') return '';
+    const run = `${opened ? ',' : '{'}${keys}`;
+    opened = true;
+    return run;
+  });
+}
+
+const sameBytes = (kept: Buffer, text: string) => kept.length === Buffer.byteLength(text) && kept.toString() === text;
+
+/**
+ * The runs of its series' head that an occurrence shares, held once per series and language: a
+ * series' occurrences repeat its title, description and settings, most of an event's own bytes,
+ * and sharing them lets the fragment cache hold twice as many occurrences. They are kept from an
+ * occurrence that overrides nothing; each occurrence uses a run only when its bytes are the same.
+ */
+function seriesRuns(
+  ctx: RequestContext,
+  use: FragmentUse,
+  seriesId: number,
+  overrides: EventRow['overrides'],
+  runs: readonly string[],
+): readonly Buffer[] {
+  const key = embeddedKey(ctx, 'series-head', seriesId);
+  const cached = use.fragments.get(key, use.version, use.stillReusable)?.json;
+  if (cached) return cached;
+  if (fieldsOf(overrides).size > 0) return [];
+  const kept = ownBuffers(runs.map((run, i) => (OCCURRENCE_RUNS[i].shared ? run : '')));
+  const bytes = kept.reduce((sum, run) => sum + run.length, ENTRY_OVERHEAD);
+  use.fragments.set(key, use.version, { json: kept, bytes, depends: [changeKey('event', seriesId)] });
+  return kept;
 }
 
 /**
  * A list event's own bytes before its terms (its head without the closing brace) and after its
- * organizers (`tail`), in one allocation; an occurrence's description between them held by its series.
+ * organizers (`tail`), in one allocation; an occurrence's head has the runs it shares with its series between them.
  */
 function ownParts(
   ctx: RequestContext,
   use: FragmentUse,
   row: EventRow,
-  head: { json: string; description: unknown },
+  presented: Record<string, unknown>,
   tail: string,
 ): { front: Buffer[]; back: Buffer; own: number } {
-  const before = head.json.slice(0, -1);
-  // Only an occurrence's is looked for: other events' descriptions are not serialised a second time.
-  const description =
-    row.series_id === null ? '' : `,${serializeDescription({ description: head.description }).slice(1, -1)}`;
-  const at = description === '' ? -1 : before.indexOf(description);
-  const shared = at < 0 ? undefined : seriesDescription(ctx, use, row, description);
-  if (!shared) {
-    const [front, back] = ownBuffers([before, tail]);
+  if (row.series_id === null) {
+    const [front, back] = ownBuffers([serializeHead(presented).slice(0, -1), tail]);
     return { front: [front], back, own: front.length + back.length };
   }
-  const [start, end, back] = ownBuffers([before.slice(0, at), before.slice(at + description.length), tail]);
-  return { front: [start, shared, end], back, own: start.length + end.length + back.length };
+  const runs = occurrenceRuns(presented);
+  const shared = seriesRuns(ctx, use, row.series_id, row.overrides, runs);
+  const kept = runs.map((run, i) => {
+    const bytes = OCCURRENCE_RUNS[i].shared && run !== '' ? shared[i] : undefined;
+    return bytes && sameBytes(bytes, run) ? bytes : undefined;
+  });
+  const own = ownBuffers([...runs.filter((run, i) => run !== '' && !kept[i]), tail]);
+  const ownBytes = own.reduce((sum, part) => sum + part.length, 0);
+  const back = own.pop() as Buffer;
+  const front = runs.flatMap((run, i) => kept[i] ?? (run === '' ? [] : (own.shift() as Buffer)));
+  return { front, back, own: ownBytes };
 }
 
 /** The fragment cache as one render uses it: under the request's data version, with one reuse check. */
@@ -259,11 +312,10 @@ function eventJson(
   jsonLd: boolean,
 ): { json: Buffer[]; own: number; slots: Slot[] } {
   const presented = presentEventHead(config, ctx, bundle.row);
-  const head = { json: serializeHead(presented), description: presented.description };
   // `custom_fields`, then the event's own `ical_uid` and `ical_url` (API.md §19.2).
   const tail = `],"custom_fields":[],${serializeTail(presentEventTail(ctx, bundle.row)).slice(1, -1)}`;
-  const list = jsonLd ? undefined : ownParts(ctx, use, bundle.row, head, `${tail}}`);
-  const front = list?.front ?? [bytes(head.json.slice(0, -1))];
+  const list = jsonLd ? undefined : ownParts(ctx, use, bundle.row, presented, `${tail}}`);
+  const front = list?.front ?? [bytes(serializeHead(presented).slice(0, -1))];
   const slots: Slot[] = [];
   /** A taxonomy's parts from index `at` of the event's parts: `open` alone, or each term after `open` or a comma. */
   const terms = (at: number, open: Buffer, taxonomy: Taxonomy, rows: readonly TermRow[]) =>
