@@ -294,11 +294,17 @@ async function filledParts(
       parts[slot.at] = prefixed(slot.open, bytes);
     }
     if (filled.has(id)) continue;
-    filled.set(id, parts);
-    fragment.filled = { version: use.version, parts };
+    // The same parts as before are the same array: its digest (plugins/etags.ts) is not computed again.
+    const previous = fragment.filled?.parts;
+    const kept = previous && sameParts(previous, parts) ? previous : parts;
+    filled.set(id, kept);
+    fragment.filled = { version: use.version, parts: kept };
   }
   return filled;
 }
+
+const sameParts = (a: readonly Buffer[], b: readonly Buffer[]) =>
+  a.length === b.length && a.every((part, i) => part === b[i]);
 
 /**
  * An event's JSON in TEC's key order (API.md §8): its own keys, then the embedded objects, in parts;
