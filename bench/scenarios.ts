@@ -163,11 +163,6 @@ export function scenarios(samples: Samples): Scenario[] {
     checksStaleness: true,
     next: () => (Math.random() < writeShare ? pick(writes) : pick(reads)).next(),
   });
-  const only = (name: string, names: string[]): Scenario => {
-    const chosen = reads.filter((s) => names.includes(s.name));
-    return { name, write: false, next: () => pick(chosen).next() };
-  };
-  list.push(only('m-all', ['list', 'list50', 'filtered', 'single', 'slug', 'venues', 'auth-list']));
-  list.push(mixed('mixed0', 0), mixed('mixed', 0.05), mixed('mixed-heavy', 0.2), editorialScenario(samples));
+  list.push(mixed('mixed', 0.05), mixed('mixed-heavy', 0.2), editorialScenario(samples));
   return list;
 }
