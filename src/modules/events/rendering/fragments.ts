@@ -172,7 +172,7 @@ const sameBytes = (kept: Buffer, text: string) => kept.length === Buffer.byteLen
 /**
  * The runs of its series' head that an occurrence shares, held once per series and language: a
  * series' occurrences repeat its title, description and settings, most of an event's own bytes,
- * and sharing them lets the fragment cache hold about half as many again. They are kept from an
+ * and sharing them lets the fragment cache hold about 40 % more of them. They are kept from an
  * occurrence that overrides nothing; each occurrence uses a run only when its bytes are the same
  * (what a reader is shown may differ by reader: the bytes are compared, never assumed).
  */
