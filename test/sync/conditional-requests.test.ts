@@ -90,6 +90,32 @@ for (const dialect of await testDialects()) {
       }
     });
 
+    it('an edit that moves no term count leaves its terms and the other events in them as they were', async () => {
+      const admin = { as: 'administrator' as const };
+      const edited = await createEvent(t.api, { title: 'Kept terms', categories: ['etag-kept'], tags: ['kept-tag'] });
+      const other = await createEvent(t.api, { title: 'Neighbour', categories: ['etag-kept'], tags: ['kept-tag'] });
+      const single = (await t.api.get(`/events/${edited.id}`)).json;
+      const termPaths = [`/categories/${single.categories[0].id}`, `/tags/${single.tags[0].id}`];
+      const tagsNow = async () =>
+        Promise.all([...termPaths, `/events/${other.id}`].map(async (p) => etagOf(await t.api.get(p))));
+      const before = await tagsNow();
+      await t.api.patch(`/events/${edited.id}`, { title: 'Kept terms, renamed', cost: '5' }, admin);
+      assert.deepEqual(await tagsNow(), before, 'a published event staying in its terms changes no count');
+      await t.api.patch(`/events/${edited.id}`, { status: 'draft' }, admin);
+      const after = await tagsNow();
+      for (const [i, path] of [...termPaths, 'the neighbour'].entries())
+        assert.notEqual(after[i], before[i], `${path} moves with the count`);
+      assert.equal((await t.api.get(termPaths[0])).json.count, 1);
+      const neighbour = await t.api.get(`/events/${other.id}`);
+      assert.equal(neighbour.json.categories[0].count, 1, 'the neighbour shows the new count');
+      const guarded = await t.api.patch(
+        `/events/${other.id}`,
+        { cost: '7' },
+        { ...admin, headers: { 'if-match': etagOf(neighbour) } },
+      );
+      assert.equal(guarded.status, 200, 'the ETag read is the one writes check');
+    });
+
     it('write responses carry the ETag a read then gives', async () => {
       const created = await t.api.post('/events', EVENT, { as: 'administrator' });
       assert.equal(etagOf(created), etagOf(await t.api.get(`/events/${created.json.id}`)));

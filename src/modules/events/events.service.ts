@@ -373,10 +373,13 @@ async function withCounts<T>(
   return result;
 }
 
-/** The event and the terms whose counts moved: what rendered events embedding them must not be reused past. */
+/**
+ * The event and the terms whose counts moved: what rendered events embedding them must not be
+ * reused past. A term the event stays in, published before and after, did not change.
+ */
 function recordChange(changes: ChangeSet, eventId: number, countDeltas: ReadonlyMap<number, number>): void {
   changes.add('event', eventId);
-  changes.add('term', ...countDeltas.keys());
+  for (const [termId, delta] of countDeltas) if (delta !== 0) changes.add('term', termId);
 }
 
 /** What inserting an event takes once its input has been checked (createEvent, the iCalendar import). */
