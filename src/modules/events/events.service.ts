@@ -2,7 +2,7 @@ import { NO_CONDITIONS, requireCurrent, type WriteConditions } from '../../http/
 import { eventValidator } from '../sync/validators.js';
 import { DateTime } from 'luxon';
 import { callerCan } from '../../auth/caller.js';
-import type { ChangeSet } from '../../changes/change-set.js';
+import { changeKey, type ChangeSet } from '../../changes/change-set.js';
 import { dialectOfExecutor } from '../../db/dialect.js';
 import type { Executor } from '../../db/schema.js';
 import { ApiError, forbidden, invalidParam, invalidParams, type ParamProblem } from '../../errors.js';
@@ -110,9 +110,10 @@ export async function eventPassword(state: EventsState, id: number): Promise<str
 }
 
 /**
- * The base row of a read by id, reused until data changes (writes always read it afresh). Not yet
- * known, it is taken from the event's full row, read in the same round trip and handed on for
- * rendering (on PostgreSQL a first read is then one round trip, not two).
+ * The base row of a read by id, reused until a write names the event (or an occurrence's series),
+ * like its renderings; writes always read it afresh. Not yet known, it is taken from the event's
+ * full row, read in the same round trip and handed on for rendering (on PostgreSQL a first read is
+ * then one round trip, not two).
  */
 async function readableBase(
   state: EventsState,
@@ -120,8 +121,10 @@ async function readableBase(
   id: number,
 ): Promise<{ base: posts.PostBase | undefined; row?: repo.EventRow }> {
   const version = await ctx.dataVersion();
-  const cached = state.postBases.get(String(id), version);
-  if (cached) return { base: cached };
+  const cached = state.postBases.get(String(id), version, (storedUnder, kept) =>
+    state.versions.unchangedSince(storedUnder, version, kept.depends),
+  );
+  if (cached) return { base: cached.base };
   const [row] = await repo.findEvents(state.db, [id], languages(state, ctx));
   const base = row
     ? {
@@ -136,7 +139,8 @@ async function readableBase(
         status_before_trash: row.status_before_trash,
       }
     : await posts.findPostBase(state.db, id);
-  if (base) state.postBases.set(String(id), version, base);
+  const depends = [changeKey('event', id), ...(row?.series_id ? [changeKey('event', row.series_id)] : [])];
+  if (base) state.postBases.set(String(id), version, { base, depends });
   return { base, row };
 }
 
