@@ -2,6 +2,12 @@ import type { Validator } from '../http/conditional.js';
 
 /** What caches hold besides rows and ids: rendered bytes, and whole responses. */
 
+/** What an item contributes to the validators of the items that embed it. */
+export interface Revised {
+  readonly revision: number;
+  readonly changed_at: number;
+}
+
 /** A response to an anonymous read, with every header it is sent with again (content length and `X-Calendar-Cache: hit` included). */
 export interface CachedResponse {
   headers: Record<string, string>;
@@ -27,6 +33,11 @@ export interface Fragment {
   blanked?: Buffer;
   /** A single read's validator (API.md §21), made from the rows the fragment was rendered from. */
   validator?: Validator;
+  /** A single read's validator made again for the current revisions of its terms (slots), and the last one made. */
+  revalidated?: (terms: ReadonlyMap<number, Revised>) => Validator | undefined;
+  lastValidator?: { revisions: string; validator: Validator };
+  /** An embedded term's revision and change time, which the validators of the events showing it are made of. */
+  revised?: Revised;
   /** What it was rendered from (`changeKey`s): after this process's writes, it is reused until one of them names one of these. */
   depends?: readonly string[];
   /**

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Caller } from '../../auth/caller.js';
 import type { Config } from '../../config.js';
 import type { Executor } from '../../db/schema.js';
+import type { Revised } from '../../cache/entries.js';
 import type { VersionedCache } from '../../cache/lru.js';
 import type { Validator } from '../../http/conditional.js';
 import type { RequestContext } from '../../http/context.js';
@@ -65,8 +66,37 @@ export function bundleValidator(
   bundle: EventBundle,
   variant: Variant,
 ): Validator {
+  return validatorOfSources(config, caller, bundleSources(bundle), variant);
+}
+
+/**
+ * `bundleValidator`, and the same made again for later revisions of the event's terms (their counts
+ * move with every event written in them) without the bundle: it holds only the sources.
+ */
+export function termsFollowingValidator(
+  config: Config,
+  caller: Caller | null,
+  bundle: EventBundle,
+  variant: Variant,
+): { validator: Validator; withTerms: (terms: ReadonlyMap<number, Revised>) => Validator | undefined } {
+  const sources = bundleSources(bundle);
+  return {
+    validator: validatorOfSources(config, caller, sources, variant),
+    withTerms: (terms) => {
+      const current: repo.SourceRow[] = [];
+      for (const source of sources) {
+        const term = source.role === 'term' ? terms.get(source.id) : undefined;
+        if (source.role === 'term' && !term) return undefined;
+        current.push(term ? { ...source, revision: term.revision, changed_at: term.changed_at } : source);
+      }
+      return validatorOfSources(config, caller, current, variant);
+    },
+  };
+}
+
+function bundleSources(bundle: EventBundle): repo.SourceRow[] {
   const { row } = bundle;
-  const source = (role: string, item: Revised, position = 0): repo.SourceRow => ({
+  const source = (role: string, item: SourceItem, position = 0): repo.SourceRow => ({
     role,
     id: item.id,
     revision: item.revision,
@@ -87,11 +117,11 @@ export function bundleValidator(
     const term = terms.get(id);
     if (term) sources.push(source('term', { ...term, status: 'publish', author_id: 0 }, position));
   }
-  return validatorOfSources(config, caller, sources, variant);
+  return sources;
 }
 
 /** What a source of an event's validator is read from. */
-interface Revised {
+interface SourceItem {
   id: number;
   revision: number;
   changed_at: number;

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { ENTRY_OVERHEAD, ownBuffer, ownBuffers, type Fragment } from '../../../cache/entries.js';
+import { ENTRY_OVERHEAD, ownBuffer, ownBuffers, type Fragment, type Revised } from '../../../cache/entries.js';
+import type { Validator } from '../../../http/conditional.js';
 import type { VersionedCache } from '../../../cache/lru.js';
 import { changeKey } from '../../../changes/change-set.js';
 import type { DataVersion } from '../../../changes/data-version.js';
@@ -12,7 +13,7 @@ import type { LinkedRow } from '../../linked/linked.repository.js';
 import { OrganizerSchema } from '../../organizers/organizers.schemas.js';
 import { presentOrganizer } from '../../organizers/organizers.present.js';
 import { viewerKey } from '../../posts/posts.viewer.js';
-import { bundleValidator } from '../../sync/validators.js';
+import { termsFollowingValidator } from '../../sync/validators.js';
 import { EmbeddedTermSchema } from '../../terms/terms.schemas.js';
 import { presentEmbeddedTerm } from '../../terms/terms.present.js';
 import type { TermRow } from '../../terms/terms.repository.js';
@@ -71,8 +72,6 @@ const TAGS_OPEN = bytes('],"tags":[');
 const VENUE_OPEN = bytes('],"venue":');
 const NO_VENUE = bytes('],"venue":[]');
 const ORGANIZER_OPEN = bytes(',"organizer":[');
-const JSON_LD_OPEN = bytes(',"json_ld":');
-const CLOSE = bytes('}');
 
 const prefixedCopies = new WeakMap<Buffer, Map<Buffer, Buffer>>();
 
@@ -109,14 +108,23 @@ function embedded<Row extends { id: number }>(
   depends: string,
   row: Row,
   render: (row: Row) => string,
+  revised?: Revised,
 ): Buffer {
   const key = embeddedKey(ctx, kind, row.id);
   const cached = use.fragments.get(key, use.version, use.stillReusable);
   if (cached) return cached.json[0];
   const json = ownBuffer(render(row));
-  use.fragments.set(key, use.version, { json: [json], bytes: json.length + ENTRY_OVERHEAD, depends: [depends] });
+  const bytes = json.length + ENTRY_OVERHEAD;
+  use.fragments.set(key, use.version, { json: [json], bytes, depends: [depends], revised });
   return json;
 }
+
+/** A term embedded in events, with its revision (single reads' validators are made of it). */
+const embeddedTerm = (ctx: RequestContext, use: FragmentUse, taxonomy: Taxonomy, row: TermRow) =>
+  embedded(ctx, use, taxonomy.key, changeKey('term', row.id), row, renderTerm(ctx, taxonomy), {
+    revision: row.revision,
+    changed_at: row.changed_at,
+  });
 
 const embeddedKey = (ctx: RequestContext, kind: string, id: number) =>
   `embedded|${kind}|${id}|${ctx.lang}|${ctx.language.source}`;
@@ -194,8 +202,9 @@ function seriesRuns(
 }
 
 /**
- * A list event's own bytes before its terms (its head without the closing brace) and after its
- * organizers (`tail`), in one allocation; an occurrence's head has the runs it shares with its series between them.
+ * An event's own bytes before its terms (its head without the closing brace) and after its
+ * organizers (`tail`, with JSON-LD for a single read), in one allocation; an occurrence's head has
+ * the runs it shares with its series between them.
  */
 function ownParts(
   ctx: RequestContext,
@@ -276,7 +285,7 @@ async function filledParts(
     const rows = await termRowsById(state.terms, ctx, [...stale.keys()]);
     for (const [id, slot] of stale) {
       const row = rows.get(id);
-      if (row) embedded(ctx, use, slot.kind, changeKey('term', id), row, renderTerm(ctx, taxonomyOf(slot.kind)));
+      if (row) embeddedTerm(ctx, use, taxonomyOf(slot.kind), row);
     }
   }
   const filled = new Map<number, readonly Buffer[] | undefined>();
@@ -320,9 +329,11 @@ function eventJson(
 ): { json: Buffer[]; own: number; slots: Slot[] } {
   const presented = presentEventHead(config, ctx, bundle.row);
   // `custom_fields`, then the event's own `ical_uid` and `ical_url` (API.md §19.2).
-  const tail = `],"custom_fields":[],${serializeTail(presentEventTail(ctx, bundle.row)).slice(1, -1)}`;
-  const list = jsonLd ? undefined : ownParts(ctx, use, bundle.row, presented, `${tail}}`);
-  const front = list?.front ?? [bytes(serializeHead(presented).slice(0, -1))];
+  const tailKeys = `],"custom_fields":[],${serializeTail(presentEventTail(ctx, bundle.row)).slice(1, -1)}`;
+  const tail = jsonLd
+    ? `${tailKeys},"json_ld":${serializeJsonLd(presentEventJsonLd(config, ctx, bundle))}}`
+    : `${tailKeys}}`;
+  const { front, back, own } = ownParts(ctx, use, bundle.row, presented, tail);
   const slots: Slot[] = [];
   /** A taxonomy's parts from index `at` of the event's parts: `open` alone, or each term after `open` or a comma. */
   const terms = (at: number, open: Buffer, taxonomy: Taxonomy, rows: readonly TermRow[]) =>
@@ -331,10 +342,7 @@ function eventJson(
       : rows.map((row, i) => {
           const opener = i === 0 ? open : COMMA;
           slots.push({ at: at + i, open: opener, kind: taxonomy.key, id: row.id });
-          return prefixed(
-            opener,
-            embedded(ctx, use, taxonomy.key, changeKey('term', row.id), row, renderTerm(ctx, taxonomy)),
-          );
+          return prefixed(opener, embeddedTerm(ctx, use, taxonomy, row));
         });
   const categories = terms(front.length, CATEGORIES_OPEN, CATEGORIES, bundle.categories);
   const tags = terms(front.length + categories.length, TAGS_OPEN, TAGS, bundle.tags);
@@ -355,16 +363,7 @@ function eventJson(
     bundle.venue ? prefixed(VENUE_OPEN, venue(bundle.venue)) : NO_VENUE,
     ...elements(ORGANIZER_OPEN, bundle.organizers.map(organizer)),
   ];
-  if (list) return { json: [...json, list.back], own: list.own, slots };
-  // A single read sends one event alone: joined once here, it is not copied together on every read.
-  const whole = Buffer.concat([
-    ...json,
-    bytes(tail),
-    JSON_LD_OPEN,
-    bytes(serializeJsonLd(presentEventJsonLd(config, ctx, bundle))),
-    CLOSE,
-  ]);
-  return { json: [whole], own: whole.length, slots: [] };
+  return { json: [...json, back], own, slots };
 }
 
 /**
@@ -383,8 +382,6 @@ export function fragmentRendering(
 ): EventRendering {
   const keyOf = (ctx: RequestContext, id: number, jsonLd: boolean) =>
     `event|${id}|${ctx.lang}|${ctx.language.source}|${jsonLd ? 1 : 0}|${viewerKey(ctx.caller)}`;
-  const shownTo = (ctx: RequestContext, fragment: Fragment, password: string | undefined) =>
-    fragment.lock && fragment.blanked && isLocked(ctx, fragment.lock, password) ? [fragment.blanked] : fragment.json;
   return {
     async render(ctx, ids, password) {
       const use = fragmentUse(fragments, versions, await ctx.dataVersion());
@@ -414,16 +411,70 @@ export function fragmentRendering(
       const use = fragmentUse(fragments, versions, await ctx.dataVersion());
       const key = keyOf(ctx, id, true);
       const cached = fragments.get(key, use.version, use.stillReusable);
-      if (cached?.validator) return { json: shownTo(ctx, cached, password)[0], validator: cached.validator };
+      const kept = cached && (await keptSingle(state, ctx, use, id, cached, password));
+      if (kept) return kept;
       const [bundle] = await readBundles(state, ctx, [id], knownRows);
       if (!bundle) return undefined;
-      // Kept with the fragment: it holds while the fragment does (both depend on the same rows).
-      const validator = bundleValidator(state.config, ctx.caller, bundle, 'view');
-      const fragment = { ...eventFragment(state.config, ctx, use, bundle, true), validator };
+      // Kept with the fragment: it holds while the fragment does (both depend on the same rows, and
+      // its terms' revisions are read where their bytes are filled in).
+      const { validator, withTerms } = termsFollowingValidator(state.config, ctx.caller, bundle, 'view');
+      const fragment: Fragment = { ...eventFragment(state.config, ctx, use, bundle, true), validator };
+      if (fragment.slots) {
+        fragment.revalidated = withTerms;
+        fragment.bytes += REVALIDATION_OVERHEAD;
+        const rendered = new Map([...bundle.categories, ...bundle.tags].map((term) => [term.id, term]));
+        fragment.lastValidator = { revisions: revisionsKey(fragment.slots, rendered), validator };
+      }
       fragments.set(key, use.version, fragment);
-      return { json: shownTo(ctx, fragment, password)[0], validator };
+      return { json: Buffer.concat(shownTo(ctx, fragment, password)), validator };
     },
   };
+}
+
+/** What a single read's fragment holds to make its validator again (its sources and the last one made). */
+const REVALIDATION_OVERHEAD = 512;
+
+const shownTo = (ctx: RequestContext, fragment: Fragment, password: string | undefined) =>
+  fragment.lock && fragment.blanked && isLocked(ctx, fragment.lock, password) ? [fragment.blanked] : fragment.json;
+
+/**
+ * A single read from its kept fragment: its terms filled in with their current bytes, and its
+ * validator made again when their revisions moved; undefined when it must be rendered again.
+ */
+async function keptSingle(
+  state: EventsState,
+  ctx: RequestContext,
+  use: FragmentUse,
+  id: number,
+  fragment: Fragment,
+  password: string | undefined,
+): Promise<{ json: Buffer; validator: Validator } | undefined> {
+  if (!fragment.validator) return undefined;
+  if (!fragment.slots) return { json: Buffer.concat(shownTo(ctx, fragment, password)), validator: fragment.validator };
+  const parts = (await filledParts(state, ctx, use, [[id, fragment]])).get(id);
+  const revisions = new Map<number, Revised>();
+  for (const slot of fragment.slots) {
+    const revised = use.fragments.get(embeddedKey(ctx, slot.kind, slot.id), use.version, use.stillReusable)?.revised;
+    if (revised) revisions.set(slot.id, revised);
+  }
+  const validator = parts && currentValidator(fragment, fragment.slots, revisions);
+  return validator && { json: Buffer.concat(parts), validator };
+}
+
+const revisionsKey = (slots: readonly Slot[], revisions: ReadonlyMap<number, Revised>) =>
+  slots.map((slot) => `${slot.id}:${revisions.get(slot.id)?.revision}`).join(',');
+
+/** The validator of a fragment whose terms now have `revisions` (made again only when they moved). */
+function currentValidator(
+  fragment: Fragment,
+  slots: readonly Slot[],
+  revisions: ReadonlyMap<number, Revised>,
+): Validator | undefined {
+  const key = revisionsKey(slots, revisions);
+  if (fragment.lastValidator?.revisions === key) return fragment.lastValidator.validator;
+  const validator = fragment.revalidated?.(revisions);
+  if (validator) fragment.lastValidator = { revisions: key, validator };
+  return validator;
 }
 
 function eventFragment(
