@@ -22,7 +22,7 @@ function touched(changes: ChangeSet): { posts: number[]; terms: number[] } {
   const terms = new Set<number>();
   for (const key of changes.keys ?? []) {
     const [kind, id] = key.split(':');
-    (kind === 'term' ? terms : posts).add(Number(id));
+    if (kind !== 'taxonomy') (kind === 'term' ? terms : posts).add(Number(id));
   }
   for (const item of changes.items) (POST_TYPES.includes(item.type) ? posts : terms).add(item.id);
   return { posts: [...posts], terms: [...terms] };

@@ -1,5 +1,10 @@
-/** What a write names as changed, and what a cached entry names as depended on: `event:12`, `term:3`. */
-export type ChangeKind = 'event' | 'term' | 'venue' | 'organizer';
+/**
+ * What a write names as changed, and what a cached entry names as depended on: `event:12`, `term:3`.
+ * `term` is named whenever a term's representation changes, its count included; `taxonomy` only
+ * when the term itself was written (its slugs, its parent, its existence), which is all that
+ * resolving a term filter reads.
+ */
+export type ChangeKind = 'event' | 'term' | 'venue' | 'organizer' | 'taxonomy';
 
 export function changeKey(kind: ChangeKind, id: number): string {
   return `${kind}:${id}`;
@@ -109,7 +114,10 @@ export class ChangeSet {
 
   /** A term, venue or organizer written is named too, so that what embeds or lists it is not reused past it. */
   private nameItem(type: ItemType, id: number): void {
-    if (type !== 'event') this.add(type === 'category' || type === 'tag' ? 'term' : type, id);
+    if (type === 'event') return;
+    const isTerm = type === 'category' || type === 'tag';
+    this.add(isTerm ? 'term' : type, id);
+    if (isTerm) this.add('taxonomy', id);
   }
 
   /** `before`: the item's read state before the write, when the write may have changed it. */

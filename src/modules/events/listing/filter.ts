@@ -17,7 +17,8 @@ const instant = (dt: DateTime | undefined) => (dt ? Math.floor(dt.toSeconds()) :
 
 /**
  * Term filters: slugs or ids of existing terms (else 400); a category brings its descendants.
- * Resolved once per distinct list of references and language until data changes.
+ * Resolved once per distinct list of references and language until a term is written (events
+ * written in it move only its count).
  */
 async function termFilter(
   state: EventsState,
@@ -29,7 +30,9 @@ async function termFilter(
 ): Promise<number[]> {
   const key = `terms|${taxonomy.key}|${ctx.lang}|${JSON.stringify(refs)}`;
   const version = await ctx.dataVersion();
-  const cached = state.termFilters.get(key, version);
+  const cached = state.termFilters.get(key, version, (storedUnder) =>
+    state.versions.kindsUnchangedSince(storedUnder, version, ['taxonomy']),
+  );
   if (cached) return cached;
   const ids = await resolveTerms(state, ctx, taxonomy, refs, name, problems);
   if (!problems.has(name)) state.termFilters.set(key, version, ids);
