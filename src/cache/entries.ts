@@ -33,9 +33,10 @@ export interface Fragment {
   blanked?: Buffer;
   /** A single read's validator (API.md §21), made from the rows the fragment was rendered from. */
   validator?: Validator;
-  /** A single read's validator made again for the current revisions of its terms (slots), and the last one made. */
+  /** A single read's validator made again for the current revisions of its terms (slots). */
   revalidated?: (terms: ReadonlyMap<number, Revised>) => Validator | undefined;
-  lastValidator?: { revisions: string; validator: Validator };
+  /** The last one made, for these revisions of its terms, checked under this data version. */
+  lastValidator?: { version: string; revisions: string; validator: Validator };
   /** An embedded term's revision and change time, which the validators of the events showing it are made of. */
   revised?: Revised;
   /** What it was rendered from (`changeKey`s): after this process's writes, it is reused until one of them names one of these. */

@@ -275,8 +275,7 @@ async function filledParts(
   use: FragmentUse,
   slotted: readonly (readonly [number, Fragment])[],
 ): Promise<Map<number, readonly Buffer[] | undefined>> {
-  const current = (slot: Slot) =>
-    use.fragments.get(embeddedKey(ctx, slot.kind, slot.id), use.version, use.stillReusable)?.json[0];
+  const current = currentTerms(ctx, use);
   const stale = new Map<number, Slot>();
   for (const [, fragment] of slotted)
     if (fragment.filled?.version !== use.version)
@@ -296,7 +295,7 @@ async function filledParts(
     }
     const parts = [...fragment.json];
     for (const slot of fragment.slots ?? []) {
-      const bytes = current(slot);
+      const bytes = current(slot)?.json[0];
       if (!bytes) {
         filled.set(id, undefined);
         break;
@@ -311,6 +310,22 @@ async function filledParts(
     fragment.filled = { version: use.version, parts: kept };
   }
   return filled;
+}
+
+/**
+ * The current fragment of a slot's term, looked up once per term for all the events of a response
+ * (a page of events shows a few terms many times).
+ */
+function currentTerms(ctx: RequestContext, use: FragmentUse): (slot: Slot) => Fragment | undefined {
+  const found = new Map<number, Fragment>();
+  return (slot) => {
+    let term = found.get(slot.id);
+    if (!term) {
+      term = use.fragments.get(embeddedKey(ctx, slot.kind, slot.id), use.version, use.stillReusable);
+      if (term) found.set(slot.id, term);
+    }
+    return term;
+  };
 }
 
 const sameParts = (a: readonly Buffer[], b: readonly Buffer[]) =>
@@ -423,7 +438,7 @@ export function fragmentRendering(
         fragment.revalidated = withTerms;
         fragment.bytes += REVALIDATION_OVERHEAD;
         const rendered = new Map([...bundle.categories, ...bundle.tags].map((term) => [term.id, term]));
-        fragment.lastValidator = { revisions: revisionsKey(fragment.slots, rendered), validator };
+        fragment.lastValidator = { version: use.version, revisions: revisionsKey(fragment.slots, rendered), validator };
       }
       fragments.set(key, use.version, fragment);
       return { json: Buffer.concat(shownTo(ctx, fragment, password)), validator };
@@ -452,28 +467,34 @@ async function keptSingle(
   if (!fragment.validator) return undefined;
   if (!fragment.slots) return { json: Buffer.concat(shownTo(ctx, fragment, password)), validator: fragment.validator };
   const parts = (await filledParts(state, ctx, use, [[id, fragment]])).get(id);
-  const revisions = new Map<number, Revised>();
-  for (const slot of fragment.slots) {
-    const revised = use.fragments.get(embeddedKey(ctx, slot.kind, slot.id), use.version, use.stillReusable)?.revised;
-    if (revised) revisions.set(slot.id, revised);
-  }
-  const validator = parts && currentValidator(fragment, fragment.slots, revisions);
+  const validator = parts && currentValidator(ctx, use, fragment, fragment.slots);
   return validator && { json: Buffer.concat(parts), validator };
 }
 
 const revisionsKey = (slots: readonly Slot[], revisions: ReadonlyMap<number, Revised>) =>
   slots.map((slot) => `${slot.id}:${revisions.get(slot.id)?.revision}`).join(',');
 
-/** The validator of a fragment whose terms now have `revisions` (made again only when they moved). */
+/**
+ * The validator of a fragment for its terms' current revisions: checked once per data version,
+ * made again only when they moved.
+ */
 function currentValidator(
+  ctx: RequestContext,
+  use: FragmentUse,
   fragment: Fragment,
   slots: readonly Slot[],
-  revisions: ReadonlyMap<number, Revised>,
 ): Validator | undefined {
+  const last = fragment.lastValidator;
+  if (last?.version === use.version) return last.validator;
+  const current = currentTerms(ctx, use);
+  const revisions = new Map<number, Revised>();
+  for (const slot of slots) {
+    const revised = current(slot)?.revised;
+    if (revised) revisions.set(slot.id, revised);
+  }
   const key = revisionsKey(slots, revisions);
-  if (fragment.lastValidator?.revisions === key) return fragment.lastValidator.validator;
-  const validator = fragment.revalidated?.(revisions);
-  if (validator) fragment.lastValidator = { revisions: key, validator };
+  const validator = last?.revisions === key ? last.validator : fragment.revalidated?.(revisions);
+  if (validator) fragment.lastValidator = { version: use.version, revisions: key, validator };
   return validator;
 }
 
