@@ -441,13 +441,16 @@ export function fragmentRendering(
         fragment.lastValidator = { version: use.version, revisions: revisionsKey(fragment.slots, rendered), validator };
       }
       fragments.set(key, use.version, fragment);
-      return { json: Buffer.concat(shownTo(ctx, fragment, password)), validator };
+      return { json: joined(shownTo(ctx, fragment, password)), validator };
     },
   };
 }
 
 /** What a single read's fragment holds to make its validator again (its sources and the last one made). */
 const REVALIDATION_OVERHEAD = 512;
+
+/** A single read's body: its one part as kept, or its parts copied together. */
+const joined = (parts: readonly Buffer[]) => (parts.length === 1 ? parts[0] : Buffer.concat(parts));
 
 const shownTo = (ctx: RequestContext, fragment: Fragment, password: string | undefined) =>
   fragment.lock && fragment.blanked && isLocked(ctx, fragment.lock, password) ? [fragment.blanked] : fragment.json;
@@ -465,10 +468,10 @@ async function keptSingle(
   password: string | undefined,
 ): Promise<{ json: Buffer; validator: Validator } | undefined> {
   if (!fragment.validator) return undefined;
-  if (!fragment.slots) return { json: Buffer.concat(shownTo(ctx, fragment, password)), validator: fragment.validator };
+  if (!fragment.slots) return { json: joined(shownTo(ctx, fragment, password)), validator: fragment.validator };
   const parts = (await filledParts(state, ctx, use, [[id, fragment]])).get(id);
   const validator = parts && currentValidator(ctx, use, fragment, fragment.slots);
-  return validator && { json: Buffer.concat(parts), validator };
+  return validator && { json: joined(parts), validator };
 }
 
 const revisionsKey = (slots: readonly Slot[], revisions: ReadonlyMap<number, Revised>) =>
