@@ -1,3 +1,4 @@
+import type { ChangeKind } from '../changes/change-set.js';
 import type { Validator } from '../http/conditional.js';
 
 /** What caches hold besides rows and ids: rendered bytes, and whole responses. */
@@ -14,6 +15,8 @@ export interface CachedResponse {
   body: Buffer;
   /** The route pattern it answered (the `route` label of metrics, plugins/metrics.ts). */
   route: string;
+  /** The kinds of items it shows alone, when it said so: it is kept over this process's writes that name none of them. */
+  kinds?: readonly ChangeKind[];
 }
 
 /**

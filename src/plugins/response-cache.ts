@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type RequestListener, type Server, 
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { FrequencyAdmission } from '../cache/admission.js';
 import { ownBuffer, type CachedResponse } from '../cache/entries.js';
+import type { ChangeKind } from '../changes/change-set.js';
 import type { DataVersion } from '../changes/data-version.js';
 import { VersionedCache } from '../cache/lru.js';
 import { MB } from '../cache/maker.js';
@@ -24,6 +25,12 @@ declare module 'fastify' {
     responseCacheKey: string | null;
     responseCacheVersion: string | null;
     responseCacheAsked: number;
+    /**
+     * Set by a handler whose response shows items of these kinds alone, whatever else is written
+     * (a venue list that does not filter on events): the response is then kept over writes that
+     * name none of them, as the caches it was made from are.
+     */
+    responseCacheKinds: readonly ChangeKind[] | null;
   }
 }
 
@@ -121,7 +128,12 @@ export class ResponseCache {
 
   /** The entry current at `version`, counted as asked for when found. */
   currentHit(key: string, version: string): CachedResponse | undefined {
-    const hit = this.responses.get(key, version);
+    const hit = this.responses.get(
+      key,
+      version,
+      (storedUnder, stored) =>
+        stored.kinds !== undefined && this.version.kindsUnchangedSince(storedUnder, version, stored.kinds),
+    );
     if (hit) {
       this.admission.record(key);
       this.lookups.hit++;
@@ -136,7 +148,14 @@ export class ResponseCache {
   }
 
   /** Keeps a response asked for `times` if the admission policy takes it. */
-  keep(key: string, version: string, times: number, reply: FastifyReply, payload: string | Buffer): void {
+  keep(
+    key: string,
+    version: string,
+    times: number,
+    reply: FastifyReply,
+    payload: string | Buffer,
+    kinds: readonly ChangeKind[] | null,
+  ): void {
     const size = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
     if (!this.admission.admits(this.responses, key, size, version, times)) return;
     const headers: Record<string, string> = {};
@@ -151,6 +170,7 @@ export class ResponseCache {
       headers,
       body: typeof payload === 'string' ? ownBuffer(payload) : Buffer.from(payload),
       route: reply.request.routeOptions.url ?? '',
+      kinds: kinds ?? undefined,
     });
   }
 
@@ -225,6 +245,7 @@ export function registerResponseCache(app: FastifyInstance, version: DataVersion
   app.decorateRequest('responseCacheKey', null);
   app.decorateRequest('responseCacheVersion', null);
   app.decorateRequest('responseCacheAsked', 0);
+  app.decorateRequest('responseCacheKinds', null);
   app.addHook('preHandler', async (request, reply) => {
     if (!cacheable(request)) return;
     const key =
@@ -255,7 +276,7 @@ export function registerResponseCache(app: FastifyInstance, version: DataVersion
       reply.statusCode === 200 &&
       (typeof payload === 'string' || Buffer.isBuffer(payload))
     )
-      cache.keep(key, current, request.responseCacheAsked, reply, payload);
+      cache.keep(key, current, request.responseCacheAsked, reply, payload, request.responseCacheKinds);
     done(null, payload);
   });
 }

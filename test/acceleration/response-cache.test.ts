@@ -145,6 +145,44 @@ for (const dialect of await testDialects()) {
       assert.equal((await t.api.get('/events')).json.total, before);
     });
 
+    it('a venue or organizer list stays a hit over event writes, not over a write of its kind or a list filtering on events', async () => {
+      const venue = await t.api.post('/venues', { venue: 'Kept Hall', status: 'publish' }, { as: 'editor' });
+      const organizer = await t.api.post(
+        '/organizers',
+        { organizer: 'Kept Host', status: 'publish' },
+        { as: 'editor' },
+      );
+      const event = await t.api.post(
+        '/events',
+        { title: 'Venue list writer', start_date: '2026-12-26 18:00', end_date: '2026-12-26 20:00' },
+        { as: 'editor' },
+      );
+      const paths = ['/venues', '/organizers', '/venues?only_with_upcoming=true'];
+      const warm = async () => {
+        for (const path of paths) for (let i = 0; i < 3; i++) await t.api.get(path);
+      };
+      const cacheOf = async (path: string) => (await t.api.get(path)).headers['x-calendar-cache'];
+      await warm();
+      await t.api.patch(
+        `/events/${event.json.id}`,
+        { title: 'Venue list writer, renamed', venue: venue.json.id },
+        { as: 'editor' },
+      );
+      assert.equal(await cacheOf('/venues'), 'hit', 'an event write names no venue');
+      assert.equal(await cacheOf('/organizers'), 'hit');
+      assert.equal(await cacheOf('/venues?only_with_upcoming=true'), 'miss', 'a list filtering on events follows them');
+      await warm();
+      await t.api.patch(`/venues/${venue.json.id}`, { venue: 'Kept Hall, renamed' }, { as: 'editor' });
+      const venues = await t.api.get('/venues');
+      assert.equal(venues.headers['x-calendar-cache'], 'miss');
+      assert.ok(venues.json.venues.some((v: { venue: string }) => v.venue === 'Kept Hall, renamed'));
+      assert.equal(await cacheOf('/organizers'), 'hit', 'a venue write names no organizer');
+      await t.api.patch(`/organizers/${organizer.json.id}`, { organizer: 'Kept Host, renamed' }, { as: 'editor' });
+      const organizers = await t.api.get('/organizers');
+      assert.equal(organizers.headers['x-calendar-cache'], 'miss');
+      assert.ok(organizers.json.organizers.some((o: { organizer: string }) => o.organizer === 'Kept Host, renamed'));
+    });
+
     it('authenticated reads are never answered from the shared cache', async () => {
       const draft = await t.api.post(
         '/events',

@@ -109,7 +109,9 @@ export function registerLinkedRoutes<C extends ArgsSpec, U extends ArgsSpec>(
     handler: async (request, reply) => {
       const { ctx } = request;
       const input = request.args;
-      const { ids, total } = await service.listLinked(linked, ctx, kind, input);
+      const { ids, total, looksAtEvents } = await service.listLinked(linked, ctx, kind, input);
+      // Its ids, total and items are all kept over writes that name no item of its kind (service.keptOver).
+      if (!looksAtEvents) request.raw.responseCacheKinds = [kind.type];
       const pages = totalPages(total, input.per_page);
       const links = pageLinks(
         (q) => ctx.urls.rest(`${kind.path}/`, q),

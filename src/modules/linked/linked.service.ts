@@ -87,7 +87,7 @@ export async function listLinked(
   ctx: RequestContext,
   kind: LinkedKind,
   input: LinkedListInput,
-): Promise<{ ids: number[]; total: number }> {
+): Promise<{ ids: number[]; total: number; looksAtEvents: boolean }> {
   if (input.event !== undefined && !(await isReadableEvent(linked.db, ctx.caller, input.event))) {
     throw invalidParam('event', { message: 'unknown_event', vars: { value: input.event } });
   }
@@ -108,7 +108,7 @@ export async function listLinked(
       ? (await wholeList(linked, ctx, kind, filter, total)).slice(offset, offset + input.per_page)
       : await repo.listLinkedIds(linked.db, kind, filter, languages(linked, ctx), input.per_page, offset);
   if (ids.length === 0 && input.page > 1) throw new ApiError(kind.errors.pageNotFound);
-  return { ids, total };
+  return { ids, total, looksAtEvents: looksAtEvents(filter) };
 }
 
 /** Venues and organizers are few: up to this many, a filter's whole ordered list is kept and pages are slices. */
@@ -124,11 +124,12 @@ function filterKey(ctx: RequestContext, kind: LinkedKind, filter: repo.LinkedFil
  * them (an event's title, dates or terms), unless its filter looks at events.
  */
 function keptOver<V>(linked: LinkedModule, kind: LinkedKind, filter: repo.LinkedFilter, version: string) {
-  const looksAtEvents =
-    filter.eventId !== undefined || filter.hasEvents !== undefined || filter.upcomingSince !== undefined;
   return (storedUnder: string, value: V): V | undefined =>
-    !looksAtEvents && linked.version.kindsUnchangedSince(storedUnder, version, [kind.type]) ? value : undefined;
+    !looksAtEvents(filter) && linked.version.kindsUnchangedSince(storedUnder, version, [kind.type]) ? value : undefined;
 }
+
+const looksAtEvents = (filter: repo.LinkedFilter) =>
+  filter.eventId !== undefined || filter.hasEvents !== undefined || filter.upcomingSince !== undefined;
 
 /** `total` counted once per distinct filter and reader until a write changes it (as for events). */
 async function countOnce(
