@@ -274,8 +274,8 @@ async function filledParts(
   ctx: RequestContext,
   use: FragmentUse,
   slotted: readonly (readonly [number, Fragment])[],
+  current = currentTerms(ctx, use),
 ): Promise<Map<number, readonly Buffer[] | undefined>> {
-  const current = currentTerms(ctx, use);
   const stale = new Map<number, Slot>();
   for (const [, fragment] of slotted)
     if (fragment.filled?.version !== use.version)
@@ -469,8 +469,9 @@ async function keptSingle(
 ): Promise<{ json: Buffer; validator: Validator } | undefined> {
   if (!fragment.validator) return undefined;
   if (!fragment.slots) return { json: joined(shownTo(ctx, fragment, password)), validator: fragment.validator };
-  const parts = (await filledParts(state, ctx, use, [[id, fragment]])).get(id);
-  const validator = parts && currentValidator(ctx, use, fragment, fragment.slots);
+  const current = currentTerms(ctx, use);
+  const parts = (await filledParts(state, ctx, use, [[id, fragment]], current)).get(id);
+  const validator = parts && currentValidator(use, fragment, fragment.slots, current);
   return validator && { json: joined(parts), validator };
 }
 
@@ -482,14 +483,13 @@ const revisionsKey = (slots: readonly Slot[], revisions: ReadonlyMap<number, Rev
  * made again only when they moved.
  */
 function currentValidator(
-  ctx: RequestContext,
   use: FragmentUse,
   fragment: Fragment,
   slots: readonly Slot[],
+  current: (slot: Slot) => Fragment | undefined,
 ): Validator | undefined {
   const last = fragment.lastValidator;
   if (last?.version === use.version) return last.validator;
-  const current = currentTerms(ctx, use);
   const revisions = new Map<number, Revised>();
   for (const slot of slots) {
     const revised = current(slot)?.revised;
