@@ -10,7 +10,7 @@ import type { LinkedModule } from '../linked/linked.module.js';
 import type { TermsModule } from '../terms/terms.module.js';
 import { createEventsState, type EventsState } from './events.state.js';
 import { acceleratedListing, reconcileCounts, type KeptCount, type Reconciliation } from './listing/accelerated.js';
-import type { KeptList } from './listing/kept-lists.js';
+import { keptSize, type KeptList } from './listing/kept-lists.js';
 import type { EventListing } from './listing/listing.js';
 import { plainListing } from './listing/plain.js';
 import { fragmentRendering } from './rendering/fragments.js';
@@ -82,7 +82,7 @@ export function createEventsModule(deps: EventsModuleDeps): EventsModule {
     counts: deps.keep<KeptCount>(10_000, 10_000),
     // Entries are many searches (a category, a word and a window give tens of ids at 100,000
     // events) and a few whole lists; the id budget bounds the memory (docs/performance-log.md).
-    eventLists: deps.keep<KeptList>(20_000, 2_000_000, (list) => list.ids.length + 2 * (list.keys?.length ?? 0)),
+    eventLists: deps.keep<KeptList>(20_000, 2_000_000, keptSize),
     versions: deps.version,
     writes: deps.writes,
   };

@@ -62,11 +62,8 @@ export function acceleratedListing(state: ListingState): EventListing {
           : undefined;
       const total = filter.search ? undefined : await countOnce(ctx, state, filter, counter);
       if (first) return first;
-      if (total === undefined || (await keepsPage(ctx, state, filter, total, page * perPage))) {
-        const list = await keptList(ctx, state, filter, page * perPage, total);
-        const ids = Array.from(list.ids.subarray((page - 1) * perPage, page * perPage));
-        return { ids, total: list.head ? (total ?? list.total) : list.total };
-      }
+      if (total === undefined || (await keepsPage(ctx, state, filter, total, page * perPage)))
+        return keptPage(ctx, state, filter, page, perPage, total);
       return { ids: await state.plain.ids(ctx, filter, perPage, (page - 1) * perPage), total };
     },
   };
@@ -124,17 +121,34 @@ function filterKey(ctx: RequestContext, filter: repo.EventFilter): string {
  */
 const SEARCH_HEAD = 500;
 
-async function keptList(
+/** The ids of page `page` of a kept list, copied out, and the list's total. */
+function pageOf(list: KeptList, page: number, perPage: number, total: number | undefined): PageOfList {
+  const ids = Array.from(list.ids.subarray((page - 1) * perPage, page * perPage));
+  return { ids, total: list.head ? (total ?? list.total) : list.total };
+}
+
+interface PageOfList {
+  ids: number[];
+  total: number;
+}
+
+/**
+ * A page of the kept list of `filter`, read or made. The page is copied out before anything else
+ * runs (before this function returns): writes patch kept lists in place (kept-lists.ts).
+ */
+async function keptPage(
   ctx: RequestContext,
   state: ListingState,
   filter: repo.EventFilter,
-  needed: number,
+  page: number,
+  perPage: number,
   total: number | undefined,
-): Promise<KeptList> {
+): Promise<PageOfList> {
+  const needed = page * perPage;
   const key = filterKey(ctx, filter);
   const version = await ctx.dataVersion();
   const cached = state.eventLists.carried(key, version, carriedList(state, filter, version));
-  if (cached && (isWhole(cached) || cached.ids.length >= needed)) return cached;
+  if (cached && (isWhole(cached) || cached.ids.length >= needed)) return pageOf(cached, page, perPage, total);
   if (patchable(filter)) {
     const head = total !== undefined && total > state.config.keptListMax;
     const limit = head ? state.config.keptListHead : undefined;
@@ -146,7 +160,7 @@ async function keptList(
       ...(head && { head: true }),
     };
     state.eventLists.set(key, version, list);
-    return list;
+    return pageOf(list, page, perPage, total);
   }
   const found = (await publicSearch(ctx, state, filter, version)) ?? (await state.plain.ids(ctx, filter));
   // The head kept of a long search still holds the page asked for (`needed` ids).
@@ -155,7 +169,7 @@ async function keptList(
     total: found.length,
   };
   state.eventLists.set(key, version, kept);
-  return kept;
+  return pageOf(kept, page, perPage, total);
 }
 
 /**

@@ -20,6 +20,13 @@ export interface KeptList {
   head?: true;
 }
 
+/** The ids a typed array has room for. */
+const capacity = (values: Int32Array | Float64Array) =>
+  (values.buffer.byteLength - values.byteOffset) / values.BYTES_PER_ELEMENT;
+
+/** A kept list's size for the cache's budget, in ids (a start key counts as two), with the room its arrays keep. */
+export const keptSize = (list: KeptList) => capacity(list.ids) + 2 * (list.keys ? capacity(list.keys) : 0);
+
 /** Whether `list` holds every id of its filter. */
 export const isWhole = (list: KeptList) => !list.head && list.ids.length === list.total;
 
@@ -48,19 +55,26 @@ export const patchable = (filter: EventFilter) =>
  * was, put back in start order if the filter selects it. Idempotent, so a list read after the
  * write had committed (stamped with an older version) comes out the same. A head stays the first
  * ids of the list: an event that goes after its last one is left out, and one taken out shortens it.
+ *
+ * The arrays are changed in place, within room kept behind their last values: a copy of a site's
+ * default window per create (about 800 KB at 100,000 events) made V8 collect its whole heap every
+ * few creates (docs/performance-log.md). So the list passed in must not be read after this call,
+ * only the one returned; readers copy their page out before they next wait (accelerated.ts).
  */
 export function patched(list: PatchableList, filter: EventFilter, move: EventMove): PatchableList {
   const key = move.after && mayList(filter, move.id, move.after) ? move.after.start_key : undefined;
   const at = list.ids.indexOf(move.id);
   if (at < 0 && key === undefined) return list;
   if (at >= 0 && key === list.keys[at]) return list;
-  let ids: Int32Array | Float64Array = at < 0 ? list.ids : without(list.ids, at);
-  let keys = at < 0 ? list.keys : without(list.keys, at);
+  let { ids, keys } = list;
+  if (at >= 0) {
+    ids = removed(ids, at);
+    keys = removed(keys, at);
+  }
   if (key !== undefined) {
-    if (ids instanceof Int32Array && move.id > INT32_MAX) ids = Float64Array.from(ids);
     const to = insertionPoint(ids, keys, key, move.id);
     if (!list.head || to < ids.length) {
-      ids = inserted(ids, to, move.id);
+      ids = inserted(ids instanceof Int32Array && move.id > INT32_MAX ? Float64Array.from(ids) : ids, to, move.id);
       keys = inserted(keys, to, key);
     }
   }
@@ -69,21 +83,31 @@ export function patched(list: PatchableList, filter: EventFilter, move: EventMov
 
 type Typed = Int32Array | Float64Array;
 
-/** A copy without the value at `at` (copied by ranges: a list can hold 100,000 ids). */
-function without<T extends Typed>(values: T, at: number): T {
-  const out = new (values.constructor as new (length: number) => T)(values.length - 1);
-  out.set(values.subarray(0, at));
-  out.set(values.subarray(at + 1), at);
+/** `values` without the value at `at`, moved down in place. */
+function removed<T extends Typed>(values: T, at: number): T {
+  values.copyWithin(at, at + 1);
+  return values.subarray(0, values.length - 1) as T;
+}
+
+/** `values` with `value` at `at`: in place when there is room behind them, else in a new array with room to spare. */
+function inserted<T extends Typed>(values: T, at: number, value: number): T {
+  const Typed = values.constructor as new (buffer: ArrayBuffer, offset: number, length: number) => T;
+  const { buffer, byteOffset, length, BYTES_PER_ELEMENT: size } = values;
+  let out: T;
+  if (capacity(values) > length) {
+    out = new Typed(buffer as ArrayBuffer, byteOffset, length + 1);
+    out.copyWithin(at + 1, at, length);
+  } else {
+    out = new Typed(new ArrayBuffer((length + 1 + spareFor(length)) * size), 0, length + 1);
+    out.set(values.subarray(0, at));
+    out.set(values.subarray(at), at + 1);
+  }
+  out[at] = value;
   return out;
 }
 
-function inserted<T extends Typed>(values: T, at: number, value: number): T {
-  const out = new (values.constructor as new (length: number) => T)(values.length + 1);
-  out.set(values.subarray(0, at));
-  out[at] = value;
-  out.set(values.subarray(at), at + 1);
-  return out;
-}
+/** Room made for a list of `length` when it outgrows its arrays: an eighth more, so that they are seldom made again. */
+const spareFor = (length: number) => 64 + (length >> 3);
 
 /** Where (key, id) goes among ids ordered by (start key, id). */
 function insertionPoint(ids: Typed, keys: Float64Array, key: number, id: number): number {
