@@ -374,7 +374,7 @@ class Snapshot {
     // Known to match only if every word could be looked up; events written since go to the exact query if their keys and terms fit.
     const decisive = query.complete && words.length === query.words.length && excluded.length === query.excluded.length;
     const matching: Candidates['matching'] = { ids: [], keys: [] };
-    const unsure = writtenThatMayMatch(written, query);
+    const { known, unsure } = judgeWritten(written, query);
     const complete = this.eachInWindow(query, words, written, (i) => {
       const id = ids[i];
       const known = !decisive
@@ -389,17 +389,18 @@ class Snapshot {
       }
       return true;
     });
-    return complete ? { matching, unsure } : undefined;
+    return complete ? { matching: withWritten(matching, known), unsure } : undefined;
   }
 
   /** How many events of a filter without words the snapshot knows to match, and the written ones to check (see EventCandidates.count). */
   count(query: CandidateQuery, written: WrittenEvents): { known: number; unsure: number[] } {
-    let known = 0;
+    const { known, unsure } = judgeWritten(written, query);
+    let n = known.length;
     this.eachInWindow(query, [], written, () => {
-      known += 1;
+      n += 1;
       return true;
     });
-    return { known, unsure: writtenThatMayMatch(written, query) };
+    return { known: n, unsure };
   }
 
   /**
@@ -509,9 +510,19 @@ function windowMask(block: number, first: number, end: number): number {
   return mask;
 }
 
-/** Written events whose keys and terms fit the query, or which are unknown; their words are left to the exact query. */
-function writtenThatMayMatch(written: WrittenEvents, query: CandidateQuery): number[] {
-  if (written.ids.size === 0) return [];
+/**
+ * Written events whose keys and terms fit the query, split into those known to match, in list
+ * order, and those the exact query must check: unknown ones, and those whose words cannot be told
+ * from their text here. Judging the words in memory spares every search after a write the exact
+ * query over the events written since the snapshot (docs/performance-log.md).
+ */
+function judgeWritten(
+  written: WrittenEvents,
+  query: CandidateQuery,
+): { known: { id: number; key: number }[]; unsure: number[] } {
+  const known: { id: number; key: number }[] = [];
+  const unsure: number[] = [];
+  if (written.ids.size === 0) return { known, unsure };
   const { floor, ceiling } = startRange(query);
   const { low, high } = endRange(query);
   const termSets = query.termSets.map((set) => new Set(set));
@@ -521,12 +532,44 @@ function writtenThatMayMatch(written: WrittenEvents, query: CandidateQuery): num
     event.end_key >= low &&
     event.end_key <= high &&
     termSets.every((set) => event.term_ids.some((id) => set.has(id)));
-  const unsure: number[] = [];
   for (const id of written.ids) {
     const event = written.state(id);
-    if (event !== null && (event === undefined || fits(event))) unsure.push(id);
+    if (event === null || (event !== undefined && !fits(event))) continue;
+    const matches = event && wordsMatch(event, query);
+    if (matches === undefined) unsure.push(id);
+    else if (matches) known.push({ id, key: event.start_key });
   }
-  return unsure;
+  known.sort((a, b) => a.key - b.key || a.id - b.id);
+  return { known, unsure };
+}
+
+/** Whether a written event that fits the query's keys and terms has its words; undefined when that cannot be told here. */
+function wordsMatch(event: repo.ListedEventWithTerms, query: CandidateQuery): boolean | undefined {
+  if (!query.complete) return undefined;
+  if (query.words.length === 0 && query.excluded.length === 0) return true;
+  const { text } = event;
+  if (text === undefined) return undefined;
+  return query.words.every((word) => text.includes(word)) && !query.excluded.some((word) => text.includes(word));
+}
+
+/** The events known to match, with the written ones known to match merged in list order. */
+function withWritten(matching: Candidates['matching'], written: readonly { id: number; key: number }[]) {
+  if (written.length === 0) return matching;
+  const merged: Candidates['matching'] = { ids: [], keys: [] };
+  let j = 0;
+  for (let i = 0; i <= matching.ids.length; i++) {
+    const before = (w: { id: number; key: number }) =>
+      i === matching.ids.length || w.key < matching.keys[i] || (w.key === matching.keys[i] && w.id < matching.ids[i]);
+    for (; j < written.length && before(written[j]); j++) {
+      merged.ids.push(written[j].id);
+      merged.keys.push(written[j].key);
+    }
+    if (i < matching.ids.length) {
+      merged.ids.push(matching.ids[i]);
+      merged.keys.push(matching.keys[i]);
+    }
+  }
+  return merged;
 }
 
 /** The first index of ascending `values` whose value is no longer `before` (all those before it are). */

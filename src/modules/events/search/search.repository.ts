@@ -61,16 +61,21 @@ export async function listedEventsAfter(
   return q.orderBy('start_key').orderBy('post_id').limit(limit).execute();
 }
 
-/** A written event as the candidate index sees it: listed (published, shown in lists) with its keys and terms, or absent. */
+/**
+ * A written event as the candidate index sees it: listed (published, shown in lists) with its keys
+ * and terms, and the lower-cased body of its search document when that body alone answers a search
+ * word (`exact`, migration 0007), or absent.
+ */
 export interface ListedEventWithTerms extends ListedEvent {
   term_ids: number[];
+  text?: string;
 }
 
-/** Which of the given events are listed, with their keys and terms (search/candidates.ts: events written since its snapshot). */
+/** Which of the given events are listed, with their keys, terms and exact text (search/candidates.ts: events written since its snapshot). */
 export async function listedEventsByIds(db: Executor, ids: readonly number[]): Promise<ListedEventWithTerms[]> {
   if (ids.length === 0) return [];
   const idList = listParameter(db, ids);
-  const [rows, termsOf] = await Promise.all([
+  const [rows, termsOf, documents] = await Promise.all([
     db
       .selectFrom('events')
       .select(['post_id', 'start_key', 'end_key'])
@@ -79,8 +84,15 @@ export async function listedEventsByIds(db: Executor, ids: readonly number[]): P
       .where(inList(db, 'post_id', idList))
       .execute(),
     termIdsOfEvents(db, idList),
+    db
+      .selectFrom('search_documents')
+      .select(['post_id', 'body'])
+      .where(sql<SqlBool>`exact = 1`)
+      .where(inList(db, 'post_id', idList))
+      .execute(),
   ]);
-  return rows.map((row) => ({ ...row, term_ids: termsOf.get(row.post_id) ?? [] }));
+  const texts = new Map(documents.map((row) => [row.post_id, row.body.toLowerCase()]));
+  return rows.map((row) => ({ ...row, term_ids: termsOf.get(row.post_id) ?? [], text: texts.get(row.post_id) }));
 }
 
 /** How many event–term links there are, and the largest term id linked: how long a snapshot's term list is, and how wide its numbers. */
