@@ -1,4 +1,4 @@
-import type { ChangeKind } from '../changes/change-set.js';
+import type { DataVersion } from '../changes/data-version.js';
 import type { Validator } from '../http/conditional.js';
 
 /** What caches hold besides rows and ids: rendered bytes, and whole responses. */
@@ -15,9 +15,15 @@ export interface CachedResponse {
   body: Buffer;
   /** The route pattern it answered (the `route` label of metrics, plugins/metrics.ts). */
   route: string;
-  /** The kinds of items it shows alone, when it said so: it is kept over this process's writes that name none of them. */
-  kinds?: readonly ChangeKind[];
+  /** Whether it is still the response at a newer version, when its handler could say: else it is kept for its own version only. */
+  keptOver?: KeptOver;
 }
+
+/**
+ * Whether a response kept under the data version `storedUnder` is still the one to send at
+ * `version`: the versions' journal tells what this process's writes between changed and moved.
+ */
+export type KeptOver = (versions: DataVersion, storedUnder: string, version: string) => boolean;
 
 /**
  * An item's rendered representation, kept as UTF-8 bytes so that a list is assembled by copying

@@ -1,8 +1,7 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerOptions } from 'node:http';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { FrequencyAdmission } from '../cache/admission.js';
-import { ownBuffer, type CachedResponse } from '../cache/entries.js';
-import type { ChangeKind } from '../changes/change-set.js';
+import { ownBuffer, type CachedResponse, type KeptOver } from '../cache/entries.js';
 import type { DataVersion } from '../changes/data-version.js';
 import { VersionedCache } from '../cache/lru.js';
 import { MB } from '../cache/maker.js';
@@ -26,11 +25,12 @@ declare module 'fastify' {
     responseCacheVersion: string | null;
     responseCacheAsked: number;
     /**
-     * Set by a handler whose response shows items of these kinds alone, whatever else is written
-     * (a venue list that does not filter on events): the response is then kept over writes that
-     * name none of them, as the caches it was made from are.
+     * Set by a handler that can tell which writes leave its response as it is (a venue list that
+     * does not filter on events: writes that name no venue; an event list: writes that change no
+     * event it shows and move none in or out): the response is then kept over those writes, as
+     * the caches it was made from are.
      */
-    responseCacheKinds: readonly ChangeKind[] | null;
+    responseCacheKeptOver: KeptOver | null;
   }
 }
 
@@ -131,8 +131,7 @@ export class ResponseCache {
     const hit = this.responses.get(
       key,
       version,
-      (storedUnder, stored) =>
-        stored.kinds !== undefined && this.version.kindsUnchangedSince(storedUnder, version, stored.kinds),
+      (storedUnder, stored) => stored.keptOver?.(this.version, storedUnder, version) ?? false,
     );
     if (hit) {
       this.admission.record(key);
@@ -154,7 +153,7 @@ export class ResponseCache {
     times: number,
     reply: FastifyReply,
     payload: string | Buffer,
-    kinds: readonly ChangeKind[] | null,
+    keptOver: KeptOver | null,
   ): void {
     const size = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
     if (!this.admission.admits(this.responses, key, size, version, times)) return;
@@ -170,7 +169,7 @@ export class ResponseCache {
       headers,
       body: typeof payload === 'string' ? ownBuffer(payload) : Buffer.from(payload),
       route: reply.request.routeOptions.url ?? '',
-      kinds: kinds ?? undefined,
+      keptOver: keptOver ?? undefined,
     });
   }
 
@@ -245,7 +244,7 @@ export function registerResponseCache(app: FastifyInstance, version: DataVersion
   app.decorateRequest('responseCacheKey', null);
   app.decorateRequest('responseCacheVersion', null);
   app.decorateRequest('responseCacheAsked', 0);
-  app.decorateRequest('responseCacheKinds', null);
+  app.decorateRequest('responseCacheKeptOver', null);
   app.addHook('preHandler', async (request, reply) => {
     if (!cacheable(request)) return;
     const key =
@@ -276,7 +275,7 @@ export function registerResponseCache(app: FastifyInstance, version: DataVersion
       reply.statusCode === 200 &&
       (typeof payload === 'string' || Buffer.isBuffer(payload))
     )
-      cache.keep(key, current, request.responseCacheAsked, reply, payload, request.responseCacheKinds);
+      cache.keep(key, current, request.responseCacheAsked, reply, payload, request.responseCacheKeptOver);
     done(null, payload);
   });
 }

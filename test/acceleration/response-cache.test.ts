@@ -183,6 +183,60 @@ for (const dialect of await testDialects()) {
       assert.ok(organizers.json.organizers.some((o: { organizer: string }) => o.organizer === 'Kept Host, renamed'));
     });
 
+    it('event lists and single reads stay hits over writes that change nothing they show, not over one that does', async () => {
+      const music = await t.api.post('/categories', { name: 'Kept music' }, { as: 'editor' });
+      const other = await t.api.post('/categories', { name: 'Kept other' }, { as: 'editor' });
+      const event = (title: string, day: string, categories: number[]) =>
+        t.api.post(
+          '/events',
+          { title, status: 'publish', start_date: `${day} 18:00`, end_date: `${day} 20:00`, categories },
+          { as: 'editor' },
+        );
+      const shown = await event('Kept shown', '2027-03-02', [music.json.id]);
+      const elsewhere = await event('Kept elsewhere', '2027-05-02', [other.json.id]);
+      const march = '/events?start_date=2027-03-01&end_date=2027-03-31';
+      const searched = '/events?search=shown&start_date=2027-03-01&end_date=2027-05-31';
+      const single = `/events/${shown.json.id}`;
+      const paths = [march, searched, single];
+      const warm = async () => {
+        for (const path of paths) for (let i = 0; i < 3; i++) await t.api.get(path);
+      };
+      const cacheOf = async (path: string) => (await t.api.get(path)).headers['x-calendar-cache'];
+      await warm();
+      await t.api.patch(`/events/${elsewhere.json.id}`, { title: 'Kept elsewhere, renamed' }, { as: 'editor' });
+      for (const path of paths) assert.equal(await cacheOf(path), 'hit', `${path}: the write changed nothing it shows`);
+      await event('Kept later', '2027-05-03', [other.json.id]);
+      assert.equal(await cacheOf(single), 'hit', 'a create in a category it does not show');
+      assert.equal(await cacheOf(searched), 'hit', 'a create its words leave out');
+      assert.equal(await cacheOf(march), 'hit', 'a create outside its dates');
+
+      await warm();
+      const joined = await event('Kept joined', '2027-03-03', [other.json.id]);
+      const list = await t.api.get(march);
+      assert.equal(list.headers['x-calendar-cache'], 'miss', 'a create in its dates');
+      assert.deepEqual(
+        list.json.events.map((e: { id: number }) => e.id),
+        [shown.json.id, joined.json.id],
+      );
+      assert.equal(await cacheOf(single), 'hit');
+      await warm();
+      await event('Kept counted', '2027-05-04', [music.json.id]);
+      const counted = await t.api.get(single);
+      assert.equal(counted.headers['x-calendar-cache'], 'miss', 'a create moved the count of a category it shows');
+      assert.equal(counted.json.categories[0].count, 2);
+      assert.equal((await t.api.get(searched)).json.events[0].categories[0].count, 2);
+      await warm();
+      await t.api.patch(single, { title: 'Kept, renamed' }, { as: 'editor' });
+      for (const path of [single, march]) {
+        const fresh = await t.api.get(path);
+        assert.equal(fresh.headers['x-calendar-cache'], 'miss', `${path}: its own event was written`);
+        assert.equal((fresh.json.events?.[0] ?? fresh.json).title, 'Kept, renamed');
+      }
+      const words = await t.api.get(searched);
+      assert.equal(words.headers['x-calendar-cache'], 'miss');
+      assert.deepEqual(words.json.events, [], 'its new title has not the word');
+    });
+
     it('authenticated reads are never answered from the shared cache', async () => {
       const draft = await t.api.post(
         '/events',

@@ -30,6 +30,8 @@ import { cachedValidator, eventValidator } from '../sync/validators.js';
 import { answeredNotModified, setValidatorHeaders } from '../../http/conditional.js';
 import { ApiError } from '../../errors.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { RenderedFrom } from './rendering/rendering.js';
+import { pageKeptOver, singleKeptOver } from './listing/kept-responses.js';
 
 const EventRef = Type.Ref(EventSchema);
 
@@ -130,7 +132,7 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
     summary: 'List events',
     tags,
     responses: { 200: eventListSchema, ...errorResponses(400, 404) },
-    handler: async ({ ctx, args, given }, reply) => {
+    handler: async ({ ctx, args, given, raw }, reply) => {
       const input = args;
       // context=edit (API.md §18): only for callers who may edit every event it can list.
       if (input.context === 'edit') requireEditContext(callerCan(ctx.caller, 'edit_others_posts'), ctx.caller !== null);
@@ -145,10 +147,11 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
         true,
       );
       setListHeaders(reply, page.total, pages, links);
-      const rendered =
-        input.context === 'edit'
-          ? await editableEvents(events, ctx, page.ids)
-          : await events.rendering.render(ctx, page.ids, input.password);
+      if (input.context === 'edit')
+        return sendList(reply, 'events', await editableEvents(events, ctx, page.ids), links, page.total, pages);
+      const from: RenderedFrom = { keys: [] };
+      const rendered = await events.rendering.render(ctx, page.ids, input.password, from);
+      if (!from.unknown) raw.responseCacheKeptOver = pageKeptOver(page.filter, page.ids, from.keys);
       return sendList(reply, 'events', rendered, links, page.total, pages);
     },
   });
@@ -161,7 +164,7 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
     summary: "List a recurring series' occurrences (no default date window)",
     tags,
     responses: { 200: eventListSchema, ...errorResponses(400, 403, 404) },
-    handler: async ({ ctx, args, given, params }, reply) => {
+    handler: async ({ ctx, args, given, params, raw }, reply) => {
       const input = args;
       const seriesId = await service.readableSeries(state, ctx, Number(params.id), input.password);
       const page = await listOccurrencePage(events, ctx, seriesId, input);
@@ -175,7 +178,9 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
         true,
       );
       setListHeaders(reply, page.total, pages, links);
-      const rendered = await events.rendering.render(ctx, page.ids, input.password);
+      const from: RenderedFrom = { keys: [] };
+      const rendered = await events.rendering.render(ctx, page.ids, input.password, from);
+      if (!from.unknown) raw.responseCacheKeptOver = pageKeptOver(page.filter, page.ids, from.keys);
       return sendList(reply, 'events', rendered, links, page.total, pages);
     },
   });
@@ -235,8 +240,10 @@ export function registerEventRoutes(app: FastifyInstance, registry: RouteRegistr
       handler: async ({ ctx, args, params, raw }, reply) => {
         if (args.context !== 'edit') {
           const { id, row } = await service.checkReadable(state, ctx, await refFor(params), args.password);
-          const single = await events.rendering.single(ctx, id, args.password, row ? [row] : []);
+          const from: RenderedFrom = { keys: [] };
+          const single = await events.rendering.single(ctx, id, args.password, row ? [row] : [], from);
           if (!single) throw new ApiError('rest-event-not-found', { vars: { id } });
+          if (!from.unknown) raw.responseCacheKeptOver = singleKeptOver(id, from.keys);
           if (answeredNotModified(raw, reply, single.validator)) return reply;
           return reply.type('application/json; charset=utf-8').send(single.json);
         }

@@ -27,6 +27,7 @@ import { formatDb } from '../../domain/dates.js';
 import { answeredNotModified, setValidatorHeaders } from '../../http/conditional.js';
 import { cachedValidator, postValidator } from '../sync/validators.js';
 import type { FastifyReply } from 'fastify';
+import type { KeptOver } from '../../cache/entries.js';
 
 /** A venue-like resource: its kind, schemas and argument specs, and what its writes send to the service. */
 export interface LinkedResource<C extends ArgsSpec, U extends ArgsSpec> {
@@ -97,6 +98,8 @@ export function registerLinkedRoutes<C extends ArgsSpec, U extends ArgsSpec>(
   const One = `${kind.type[0].toUpperCase()}${kind.type.slice(1)}`;
   const Many = `${kind.path[0].toUpperCase()}${kind.path.slice(1)}`;
   const article = kind.type === 'organizer' ? 'an' : 'a';
+  const keptOverWritesOfOtherKinds: KeptOver = (versions, storedUnder, version) =>
+    versions.kindsUnchangedSince(storedUnder, version, [kind.type]);
 
   registerRoute(app, registry, {
     methods: ['GET'],
@@ -111,7 +114,7 @@ export function registerLinkedRoutes<C extends ArgsSpec, U extends ArgsSpec>(
       const input = request.args;
       const { ids, total, looksAtEvents } = await service.listLinked(linked, ctx, kind, input);
       // Its ids, total and items are all kept over writes that name no item of its kind (service.keptOver).
-      if (!looksAtEvents) request.raw.responseCacheKinds = [kind.type];
+      if (!looksAtEvents) request.raw.responseCacheKeptOver = keptOverWritesOfOtherKinds;
       const pages = totalPages(total, input.per_page);
       const links = pageLinks(
         (q) => ctx.urls.rest(`${kind.path}/`, q),

@@ -24,6 +24,8 @@ export interface EventPage {
   ids: number[];
   total: number;
   bounds: EffectiveBounds;
+  /** The filter the request's parameters made. */
+  filter: EventFilter;
 }
 
 /** GET /events (API.md §10): filtered, visible, ordered by start; 404 past the last page. */
@@ -36,7 +38,7 @@ export async function listEventPage(
   const filter = await buildFilter(events.state, ctx, input, bounds);
   const { ids, total } = await events.listing.page(ctx, filter, input.page, input.per_page);
   if (ids.length === 0 && input.page > 1) throw new ApiError('event-archive-page-not-found');
-  return { ids, total, bounds };
+  return { ids, total, bounds, filter };
 }
 
 /**
@@ -53,5 +55,5 @@ export async function listOccurrencePage(
   const filter = { ...(await buildFilter(events.state, ctx, input, bounds)), seriesId, collapse: undefined };
   const { ids, total } = await events.listing.page(ctx, filter, input.page, input.per_page);
   if (ids.length === 0 && input.page > 1) throw new ApiError('event-archive-page-not-found');
-  return { ids, total, bounds };
+  return { ids, total, bounds, filter };
 }

@@ -26,7 +26,7 @@ import { CostDetailsSchema, DateDetailsSchema, EventSchema } from '../events.sch
 import type { EventsState } from '../events.state.js';
 import type { EventRow } from '../events.repository.js';
 import { fieldsOf } from '../series/series.materialise.js';
-import { isLocked, readBundles, serializeEvent, type EventRendering } from './rendering.js';
+import { isLocked, readBundles, serializeEvent, type EventRendering, type RenderedFrom } from './rendering.js';
 
 const EMBEDDED_KEYS = [
   'categories',
@@ -398,7 +398,7 @@ export function fragmentRendering(
   const keyOf = (ctx: RequestContext, id: number, jsonLd: boolean) =>
     `event|${id}|${ctx.lang}|${ctx.language.source}|${jsonLd ? 1 : 0}|${viewerKey(ctx.caller)}`;
   return {
-    async render(ctx, ids, password) {
+    async render(ctx, ids, password, from) {
       const use = fragmentUse(fragments, versions, await ctx.dataVersion());
       const key = (id: number) => keyOf(ctx, id, false);
       const shown = (fragment: Fragment) => shownTo(ctx, fragment, password);
@@ -410,6 +410,7 @@ export function fragmentRendering(
         if (!cached) missing.push(id);
         else if (cached.slots) slotted.push([id, cached]);
         else result.set(id, shown(cached));
+        if (cached) addSources(from, cached);
       }
       if (slotted.length > 0)
         for (const [id, parts] of await filledParts(state, ctx, use, slotted))
@@ -419,15 +420,19 @@ export function fragmentRendering(
         const fragment = eventFragment(state.config, ctx, use, bundle, false);
         fragments.set(key(bundle.row.id), use.version, fragment);
         result.set(bundle.row.id, shown(fragment));
+        addSources(from, fragment);
       }
       return ids.map((id) => result.get(id)).filter((json): json is readonly Buffer[] => json !== undefined);
     },
-    async single(ctx, id, password, knownRows = []) {
+    async single(ctx, id, password, knownRows = [], from) {
       const use = fragmentUse(fragments, versions, await ctx.dataVersion());
       const key = keyOf(ctx, id, true);
       const cached = fragments.get(key, use.version, use.stillReusable);
       const kept = cached && (await keptSingle(state, ctx, use, id, cached, password));
-      if (kept) return kept;
+      if (kept) {
+        addSources(from, cached);
+        return kept;
+      }
       const [bundle] = await readBundles(state, ctx, [id], knownRows);
       if (!bundle) return undefined;
       // Kept with the fragment: it holds while the fragment does (both depend on the same rows, and
@@ -441,9 +446,21 @@ export function fragmentRendering(
         fragment.lastValidator = { version: use.version, revisions: revisionsKey(fragment.slots, rendered), validator };
       }
       fragments.set(key, use.version, fragment);
+      addSources(from, fragment);
       return { json: joined(shownTo(ctx, fragment, password)), validator };
     },
   };
+}
+
+/**
+ * Adds to `from` what an event's bytes as used were made from: its rows and the venue and
+ * organizers in its bytes (`depends`), and the terms filled in its slots.
+ */
+function addSources(from: RenderedFrom | undefined, fragment: Fragment): void {
+  if (!from) return;
+  if (!fragment.depends) from.unknown = true;
+  else for (const key of fragment.depends) from.keys.push(key);
+  for (const slot of fragment.slots ?? []) from.keys.push(changeKey('term', slot.id));
 }
 
 /** What a single read's fragment holds to make its validator again (its sources and the last one made). */

@@ -5,7 +5,8 @@ import { isLocked, readBundles, serializeEvent, type EventRendering } from './re
 
 /** Every event presented and serialised afresh on every request: the reference for the fragments. */
 export const plainRendering = (state: EventsState): EventRendering => ({
-  async render(ctx, ids, password) {
+  async render(ctx, ids, password, from) {
+    if (from) from.unknown = true;
     const bundles = new Map((await readBundles(state, ctx, ids)).map((bundle) => [bundle.row.id, bundle]));
     return ids.flatMap((id) => {
       const bundle = bundles.get(id);
@@ -14,7 +15,8 @@ export const plainRendering = (state: EventsState): EventRendering => ({
       return [[ownBuffer(serializeEvent(state.config, ctx, bundle, { jsonLd: false, blanked }))]];
     });
   },
-  async single(ctx, id, password, knownRows = []) {
+  async single(ctx, id, password, knownRows = [], from) {
+    if (from) from.unknown = true;
     const [bundle] = await readBundles(state, ctx, [id], knownRows);
     if (!bundle) return undefined;
     const blanked = isLocked(ctx, bundle.row, password);

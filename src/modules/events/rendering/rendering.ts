@@ -16,25 +16,41 @@ import { loadBundles } from '../events.service.js';
 import type { EventsState } from '../events.state.js';
 
 /**
+ * What a rendering was made from, as `changeKey`s (changes/change-set.ts), for a response to be kept
+ * over writes that change none of them. `unknown`: the rendering could not tell (the plain one).
+ */
+export interface RenderedFrom {
+  keys: string[];
+  unknown?: true;
+}
+
+/**
  * How events become response bytes: the plain way (plain.ts: the presenter and the response
  * schema's serializer) or from kept fragments (fragments.ts). Chosen once, at start-up (events.module.ts).
  */
 export interface EventRendering {
   /**
    * Events as lists show them (without JSON-LD), as UTF-8 JSON parts in the order of `ids` (missing
-   * ones left out); `password`: the one the reader sent, which unlocks a protected event.
+   * ones left out); `password`: the one the reader sent, which unlocks a protected event; `from`:
+   * where to add what they were made from.
    */
-  render(ctx: RequestContext, ids: readonly number[], password: string | undefined): Promise<(readonly Buffer[])[]>;
+  render(
+    ctx: RequestContext,
+    ids: readonly number[],
+    password: string | undefined,
+    from?: RenderedFrom,
+  ): Promise<(readonly Buffer[])[]>;
   /**
    * One event as a single read shows it (with JSON-LD), and its validator (API.md §21) made from
    * the rows the body was rendered from; undefined when it does not exist. `knownRows`: rows the
-   * caller has already read, in the request's language.
+   * caller has already read, in the request's language; `from` as for `render`.
    */
   single(
     ctx: RequestContext,
     id: number,
     password: string | undefined,
     knownRows?: readonly EventRow[],
+    from?: RenderedFrom,
   ): Promise<{ json: Buffer; validator: Validator } | undefined>;
 }
 
