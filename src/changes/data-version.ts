@@ -99,22 +99,35 @@ export function sqliteDataVersion(database: SQLite.Database): DataVersion {
   const journal = new ChangeJournal();
   // Prepared once: `database.pragma()` would compile the statement on every request.
   const dataVersion = database.prepare('PRAGMA data_version').pluck();
-  // data_version moves only when another connection commits.
-  const localSince = (from: string, to: string) => from.split(':')[1] === to.split(':')[1];
   return {
     current: async () => `${local}:${Number(dataVersion.get())}`,
     bump: async (changed, moves) => {
       local += 1;
       journal.record(local, changed, moves);
     },
-    localSince,
-    unchangedSince: (from, to, keys) =>
-      localSince(from, to) && journal.unchangedAfter(Number(from.split(':')[0]), keys),
+    localSince: sameDatabasePart,
+    unchangedSince: (from, to, keys) => sameDatabasePart(from, to) && journal.unchangedAfter(localPart(from), keys),
     movesSince: (from, to) =>
-      localSince(from, to) ? journal.movesAfter(Number(from.split(':')[0]), Number(to.split(':')[0])) : undefined,
+      sameDatabasePart(from, to) ? journal.movesAfter(localPart(from), localPart(to)) : undefined,
     kindsUnchangedSince: (from, to, kinds) =>
-      localSince(from, to) && journal.kindsUnchangedAfter(Number(from.split(':')[0]), kinds),
+      sameDatabasePart(from, to) && journal.kindsUnchangedAfter(localPart(from), kinds),
   };
+}
+
+/** A SQLite version's write counter: the number before its colon. */
+const localPart = (version: string) => parseInt(version, 10);
+
+/**
+ * Whether two SQLite versions have the same `data_version` (after the colon): data_version moves
+ * only when another connection commits. Compared in place, without splitting: these checks run for
+ * every kept entry a request reuses after a write.
+ */
+function sameDatabasePart(a: string, b: string): boolean {
+  const i = a.indexOf(':');
+  const j = b.indexOf(':');
+  if (a.length - i !== b.length - j) return false;
+  for (let k = 1; i + k < a.length; k++) if (a.charCodeAt(i + k) !== b.charCodeAt(j + k)) return false;
+  return true;
 }
 
 /**

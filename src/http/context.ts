@@ -49,9 +49,12 @@ declare module 'fastify' {
   }
 }
 
-/** The data version of one request, read at most once, when first asked for (see RequestContext.dataVersion). */
-export function versionOnce(app: ContextSource): () => Promise<string> {
-  let version: Promise<string> | undefined;
+/**
+ * The data version of one request, read at most once, when first asked for (see
+ * RequestContext.dataVersion); `known`: the one already read for it as it began.
+ */
+export function versionOnce(app: ContextSource, known?: string): () => Promise<string> {
+  let version: Promise<string> | undefined = known === undefined ? undefined : Promise.resolve(known);
   return () => (version ??= app.version.current());
 }
 

@@ -114,7 +114,7 @@ export function registerRequestContext(
   app.addHook('preValidation', async (request, reply) => {
     if (request.routeOptions.config.operational) return;
     const language = resolveLanguage(request, state.config.defaultLanguage);
-    const dataVersion = versionOnce(state);
+    const dataVersion = versionOnce(state, request.raw.calendarDataVersion);
     // A read takes its version before it reads anything: a row read first, then stamped with the
     // version of a write that committed meanwhile, would be kept as current (a stale rendering).
     if (request.method === 'GET' || request.method === 'HEAD') await dataVersion();

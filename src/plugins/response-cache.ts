@@ -16,6 +16,8 @@ declare module 'http' {
   interface IncomingMessage {
     /** The response cache key, when the server's front computed it (a GET without credentials). */
     calendarCacheKey?: string;
+    /** The data version the front read for this request, when it looked for a hit and missed: the request's own version. */
+    calendarDataVersion?: string;
   }
 }
 
@@ -190,7 +192,11 @@ export class ResponseCache {
         .then(
           (version) => {
             const hit = this.currentHit(key, version);
-            if (!hit) return next(request, response);
+            if (!hit) {
+              // Read as the request began, before anything it reads: the request keeps it (http/context.ts).
+              request.calendarDataVersion = version;
+              return next(request, response);
+            }
             const { status, headers } = answerOf(request, hit);
             response.writeHead(status, hooks.headers(request, headers));
             if (status === 200) response.end(hit.body);
