@@ -9,7 +9,7 @@ import type { Languages } from '../../linked/linked.repository.js';
 import * as posts from '../../posts/posts.repository.js';
 import { viewerKey } from '../../posts/posts.viewer.js';
 import * as repo from './listing.repository.js';
-import type { EventCandidates } from '../search/candidates.js';
+import { mergeInListOrder, type EventCandidates } from '../search/candidates.js';
 import type { EventListing } from './listing.js';
 import type { PlainListing } from './plain.js';
 import { idArray, isWhole, patchable, patched, type KeptList, type PatchableList } from './kept-lists.js';
@@ -209,7 +209,7 @@ async function publicSearch(
     found.unsure.length === 0
       ? []
       : await repo.listEventKeys(state.db, { ...filter, candidateIds: found.unsure }, languages(state, ctx));
-  return mergeInListOrder(found.matching, checked);
+  return mergeInListOrder(found.matching, checked).ids;
 }
 
 const termSetsOf = (filter: repo.EventFilter) =>
@@ -259,19 +259,6 @@ async function publicCount(
       ? []
       : await repo.listEventKeys(state.db, { ...filter, candidateIds: counted.unsure }, languages(state, ctx));
   return counted.known + written.length;
-}
-
-/** Two lists ordered by (start key, id), merged. */
-function mergeInListOrder(a: { ids: number[]; keys: number[] }, b: readonly { id: number; key: number }[]): number[] {
-  const merged: number[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.ids.length || j < b.length) {
-    const takeA =
-      j >= b.length || (i < a.ids.length && (a.keys[i] < b[j].key || (a.keys[i] === b[j].key && a.ids[i] < b[j].id)));
-    merged.push(takeA ? a.ids[i++] : b[j++].id);
-  }
-  return merged;
 }
 
 /**

@@ -389,7 +389,9 @@ class Snapshot {
       }
       return true;
     });
-    return complete ? { matching: withWritten(matching, known), unsure } : undefined;
+    // Written events come in the order they were written.
+    known.sort((x, y) => x.key - y.key || x.id - y.id);
+    return complete ? { matching: mergeInListOrder(matching, known), unsure } : undefined;
   }
 
   /** How many events of a filter without words the snapshot knows to match, and the written ones to check (see EventCandidates.count). */
@@ -511,8 +513,8 @@ function windowMask(block: number, first: number, end: number): number {
 }
 
 /**
- * Written events whose keys and terms fit the query, split into those known to match, in list
- * order, and those the exact query must check: unknown ones, and those whose words cannot be told
+ * Written events whose keys and terms fit the query, split into those known to match and those
+ * the exact query must check: unknown ones, and those whose words cannot be told
  * from their text here. Judging the words in memory spares every search after a write the exact
  * query over the events written since the snapshot (docs/performance-log.md).
  */
@@ -539,7 +541,6 @@ function judgeWritten(
     if (matches === undefined) unsure.push(id);
     else if (matches) known.push({ id, key: event.start_key });
   }
-  known.sort((a, b) => a.key - b.key || a.id - b.id);
   return { known, unsure };
 }
 
@@ -552,22 +553,20 @@ function wordsMatch(event: repo.ListedEventWithTerms, query: CandidateQuery): bo
   return query.words.every((word) => text.includes(word)) && !query.excluded.some((word) => text.includes(word));
 }
 
-/** The events known to match, with the written ones known to match merged in list order. */
-function withWritten(matching: Candidates['matching'], written: readonly { id: number; key: number }[]) {
-  if (written.length === 0) return matching;
+/** Events in list order, by (start key, id), with other events merged in where they go (`b`, also in list order). */
+export function mergeInListOrder(
+  a: Candidates['matching'],
+  b: readonly { id: number; key: number }[],
+): Candidates['matching'] {
+  if (b.length === 0) return a;
   const merged: Candidates['matching'] = { ids: [], keys: [] };
+  let i = 0;
   let j = 0;
-  for (let i = 0; i <= matching.ids.length; i++) {
-    const before = (w: { id: number; key: number }) =>
-      i === matching.ids.length || w.key < matching.keys[i] || (w.key === matching.keys[i] && w.id < matching.ids[i]);
-    for (; j < written.length && before(written[j]); j++) {
-      merged.ids.push(written[j].id);
-      merged.keys.push(written[j].key);
-    }
-    if (i < matching.ids.length) {
-      merged.ids.push(matching.ids[i]);
-      merged.keys.push(matching.keys[i]);
-    }
+  while (i < a.ids.length || j < b.length) {
+    const takeA =
+      j >= b.length || (i < a.ids.length && (a.keys[i] < b[j].key || (a.keys[i] === b[j].key && a.ids[i] < b[j].id)));
+    merged.ids.push(takeA ? a.ids[i] : b[j].id);
+    merged.keys.push(takeA ? a.keys[i++] : b[j++].key);
   }
   return merged;
 }
