@@ -570,5 +570,30 @@ for (const dialect of await testDialects()) {
         await other.close();
       }
     });
+
+    it('a word only in a translation: kept searches in its language take the event in once it has the word, and out once not', async () => {
+      const id = await createEventId(
+        t.api,
+        { title: 'Quiet evening', status: 'publish', categories: [cat.jazz], ...slot('2027-03-10') },
+        'editor',
+      );
+      // Searches match in the request's language (API.md §15).
+      const query = { search: 'zebrafish', i18n_language: 'fr', start_date: '2027-03-01', end_date: '2027-03-31' };
+      const idsFound = async () => {
+        const res = await t.api.get('/events', { query });
+        assert.equal(res.status, 200, res.text);
+        return { ids: res.json.events.map((event: { id: number }) => event.id), total: res.json.total };
+      };
+      // Read twice, so that both the kept list and the cached response hold the search before the writes.
+      for (let round = 0; round < 2; round++) assert.deepEqual(await idsFound(), { ids: [], total: 0 });
+      const translate = async (description: string) => {
+        const res = await t.api.patch(`/events/${id}`, { description, i18n_language: 'fr' }, { as: 'editor' });
+        assert.equal(res.status, 200, res.text);
+      };
+      await translate('Un zebrafish dans la soirée');
+      assert.deepEqual(await idsFound(), { ids: [id], total: 1 });
+      await translate('Une soirée calme');
+      assert.deepEqual(await idsFound(), { ids: [], total: 0 });
+    });
   });
 }

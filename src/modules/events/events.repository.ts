@@ -10,6 +10,7 @@ import { mayShareDates, onLocalDate, recurrenceIdDate } from '../../domain/recur
 import { occurrencesOf, type StoredOccurrence } from './series/series.repository.js';
 import type { CountState } from './term-counts.js';
 import type { ListedState } from '../../changes/change-set.js';
+import type { ScheduleState } from '../ical/ical.repository.js';
 
 /** An event with its translatable text resolved for the request language. */
 export interface EventRow extends ImageRow, Omit<EventColumns, 'start_key' | 'end_key'> {
@@ -325,14 +326,6 @@ export async function setTerms(
   for (const [position, termId] of unique.entries()) await insertEventTerm(db, [eventId, termId, position]);
 }
 
-const termIdsOfEventRows = compiledOnce((db, slot: Slots<[eventId: number]>) =>
-  db.selectFrom('event_terms').select('term_id').where('event_id', '=', slot(0)),
-);
-
-export async function termIdsOfEvent(db: Executor, eventId: number): Promise<number[]> {
-  return (await termIdsOfEventRows(db, [eventId])).map((r) => r.term_id);
-}
-
 /** Existing post ids of a type among `ids`. */
 export async function existingPostIds(db: Executor, type: string, ids: readonly number[]): Promise<Set<number>> {
   if (ids.length === 0) return new Set();
@@ -356,26 +349,13 @@ export async function allDayEvents(
     .execute();
 }
 
-/** What term counts depend on: whether the event is published, and its terms. */
-const postStatus = compiledOnce((db, slot: Slots<[postId: number]>) =>
-  db.selectFrom('posts').select('status').where('id', '=', slot(0)),
-);
-const occurrenceSeries = compiledOnce((db, slot: Slots<[postId: number]>) =>
-  db.selectFrom('events').select('series_id').where('post_id', '=', slot(0)),
-);
-const lockedPostStatus = compiledOnce((db, slot: Slots<[postId: number]>) =>
-  db.selectFrom('posts').select('status').where('id', '=', slot(0)).forUpdate(),
+/** Locks the event's post row (PostgreSQL), so that concurrent writers of it apply their count changes one after the other. */
+const lockedPost = compiledOnce((db, slot: Slots<[postId: number]>) =>
+  db.selectFrom('posts').select('id').where('id', '=', slot(0)).forUpdate(),
 );
 
-/**
- * The event's count state inside a write's transaction. On PostgreSQL the post row is locked so
- * concurrent writers of the same event apply their count changes one after the other.
- */
-export async function countState(db: Executor, eventId: number, lock: boolean): Promise<CountState> {
-  const [post] = await (lock ? lockedPostStatus : postStatus)(db, [eventId]);
-  // A series counts once, as one post: its occurrences never count (API.md §20.2).
-  if (post && (await occurrenceSeries(db, [eventId]))[0]?.series_id != null) return { published: false, termIds: [] };
-  return { published: post?.status === 'publish', termIds: post ? await termIdsOfEvent(db, eventId) : [] };
+export async function lockEventPost(db: Executor, eventId: number): Promise<void> {
+  await lockedPost(db, [eventId]);
 }
 
 const postText = compiledOnce((db, slot: Slots<[postId: number]>) =>
@@ -400,7 +380,24 @@ export async function refreshSearchDocument(db: Executor, eventId: number): Prom
   await upsertSearchDocument(db, [eventId, body, exact]);
 }
 
-const listedColumns = compiledOnce((db, slot: Slots<[eventId: number]>) =>
+/** An event's links of one table, comma-separated (null without links): the one aggregate both dialects spell differently. */
+function linkedIdsOf(db: Executor, table: 'event_terms' | 'event_organizers', column: 'term_id' | 'organizer_id') {
+  const ids =
+    dialectOfExecutor(db) === 'postgres'
+      ? sql`string_agg(${sql.ref(column)}::text, ',')`
+      : sql`group_concat(${sql.ref(column)}, ',')`;
+  return sql<string | null>`(SELECT ${ids} FROM ${sql.table(table)} WHERE event_id = events.post_id)`;
+}
+
+/** Title, excerpt and description of every translation, one line each (null without translations). */
+function translatedTextOf(db: Executor) {
+  const line = sql`COALESCE(title, '') || ${'\n'} || COALESCE(excerpt, '') || ${'\n'} || COALESCE(description, '')`;
+  const lines =
+    dialectOfExecutor(db) === 'postgres' ? sql`string_agg(${line}, ${'\n'})` : sql`group_concat(${line}, ${'\n'})`;
+  return sql<string | null>`(SELECT ${lines} FROM post_translations WHERE post_id = events.post_id)`;
+}
+
+const writeStateColumns = compiledOnce((db, slot: Slots<[eventId: number]>) =>
   db
     .selectFrom('events')
     .innerJoin('posts', 'posts.id', 'events.post_id')
@@ -413,41 +410,68 @@ const listedColumns = compiledOnce((db, slot: Slots<[eventId: number]>) =>
       'events.series_id',
       'events.featured',
       'events.venue_id',
+      'events.start_utc',
+      'events.end_utc',
+      'events.all_day',
+      'events.timezone',
+      'posts.status as post_status',
       'posts.parent_id',
       'posts.password',
       'posts.title',
       'posts.excerpt',
       'posts.description',
+      linkedIdsOf(db, 'event_terms', 'term_id').as('term_ids'),
+      linkedIdsOf(db, 'event_organizers', 'organizer_id').as('organizer_ids'),
+      translatedTextOf(db).as('translated_text'),
     ])
     .where('events.post_id', '=', slot(0)),
 );
-const organizerIdsOf = compiledOnce((db, slot: Slots<[eventId: number]>) =>
-  db.selectFrom('event_organizers').select('organizer_id').where('event_id', '=', slot(0)),
-);
 
-/** The event as lists select it (listing/matches.ts), or null when it is not there. */
-export async function listedState(db: Executor, eventId: number): Promise<ListedState | null> {
-  const [row] = await listedColumns(db, [eventId]);
+/** The event's state inside a write, read in one statement before the write and once after it. */
+export interface EventWriteState {
+  /** As lists select it (listing/matches.ts). */
+  listed: ListedState;
+  /** What its terms' published counts depend on (API.md §12). */
+  count: CountState;
+  /** What its iCalendar SEQUENCE follows (API.md §19.1). */
+  schedule: ScheduleState;
+}
+
+/** An event that counts for no term: unpublished, gone or not yet there. */
+export const NOT_COUNTED: CountState = { published: false, termIds: [] };
+
+/** The event's state in a write, or null when it is not there. */
+export async function eventWriteState(db: Executor, eventId: number): Promise<EventWriteState | null> {
+  const [row] = await writeStateColumns(db, [eventId]);
   if (!row) return null;
-  const [translations, organizers, termIds] = [
-    await translatedTexts(db, [eventId]),
-    await organizerIdsOf(db, [eventId]),
-    await termIdsOfEvent(db, eventId),
-  ];
-  const text = [row, ...translations].map((t) => `${t.title}\n${t.excerpt}\n${t.description}`).join('\n');
+  const termIds = commaSeparated(row.term_ids);
+  const own = `${row.title}\n${row.excerpt}\n${row.description}`;
+  const text = row.translated_text === null ? own : `${own}\n${row.translated_text}`;
   return {
-    status: row.status,
-    author_id: row.author_id,
-    start_key: row.start_key,
-    end_key: row.end_key,
-    hidden: row.hide_from_listings !== 0,
-    series_id: row.series_id,
-    parent_id: row.parent_id,
-    featured: row.featured !== 0,
-    venue_id: row.venue_id,
-    organizer_ids: organizers.map((o) => o.organizer_id),
-    term_ids: termIds,
-    protected: row.password !== '',
-    text: text.toLowerCase(),
+    listed: {
+      status: row.status,
+      author_id: row.author_id,
+      start_key: row.start_key,
+      end_key: row.end_key,
+      hidden: row.hide_from_listings !== 0,
+      series_id: row.series_id,
+      parent_id: row.parent_id,
+      featured: row.featured !== 0,
+      venue_id: row.venue_id,
+      organizer_ids: commaSeparated(row.organizer_ids),
+      term_ids: termIds,
+      protected: row.password !== '',
+      text: text.toLowerCase(),
+    },
+    // A series counts once, as one post: its occurrences never count (API.md §20.2).
+    count: row.series_id !== null ? NOT_COUNTED : { published: row.post_status === 'publish', termIds },
+    schedule: {
+      start_utc: row.start_utc,
+      end_utc: row.end_utc,
+      all_day: row.all_day,
+      timezone: row.timezone,
+      status: row.status,
+      venue_id: row.venue_id,
+    },
   };
 }

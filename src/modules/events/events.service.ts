@@ -41,7 +41,8 @@ import * as repo from './events.repository.js';
 import { countDeltas } from './term-counts.js';
 import type { eventCreateArgs, eventUpdateArgs } from './events.schemas.js';
 import type { EventsState } from './events.state.js';
-import { newIcalUid, withSequence } from '../ical/ical.identity.js';
+import { newIcalUid, rescheduled } from '../ical/ical.identity.js';
+import * as icalRepo from '../ical/ical.repository.js';
 import * as seriesRepo from './series/series.repository.js';
 import { SERIES_ROW, userHidden } from './series/series.repository.js';
 import { plannedIcalUid } from '../../db/planned-ids.js';
@@ -366,14 +367,15 @@ async function withCounts<T>(
   eventId: number | undefined,
   write: () => Promise<T & { id: number }>,
 ): Promise<T & { id: number }> {
-  const before = eventId === undefined ? { published: false, termIds: [] } : await repo.countState(trx, eventId, false);
-  const listedBefore = eventId === undefined ? null : await repo.listedState(trx, eventId);
-  // Updates (an event id is given) bump the iCalendar SEQUENCE when they reschedule (API.md §19.1).
-  const result = await (eventId === undefined ? write() : withSequence(trx, eventId, write));
-  const deltas = countDeltas(before, await repo.countState(trx, result.id, false));
+  const before = eventId === undefined ? null : await repo.eventWriteState(trx, eventId);
+  const result = await write();
+  const after = await repo.eventWriteState(trx, result.id);
+  // Updates bump the iCalendar SEQUENCE when they reschedule (API.md §19.1).
+  if (before && after && rescheduled(before.schedule, after.schedule)) await icalRepo.bumpSequence(trx, result.id);
+  const deltas = countDeltas(before?.count ?? repo.NOT_COUNTED, after?.count ?? repo.NOT_COUNTED);
   await termsRepo.adjustTermCounts(trx, deltas);
   recordChange(changes, result.id, deltas);
-  changes.moved(result.id, listedBefore, await repo.listedState(trx, result.id));
+  changes.moved(result.id, before?.listed ?? null, after?.listed ?? null);
   return result;
 }
 
@@ -589,7 +591,7 @@ async function splitSeries(
       await materialise(trx, seriesId, horizonOf(state.config, ctx.now), changes, { sharedChanged: false });
       await syncSeries(state.config, ctx.now, trx, changes, newId);
       // The new series counts as one more event for its terms (API.md §12).
-      const deltas = countDeltas({ published: false, termIds: [] }, await repo.countState(trx, newId, false));
+      const deltas = countDeltas(repo.NOT_COUNTED, (await repo.eventWriteState(trx, newId))?.count ?? repo.NOT_COUNTED);
       await termsRepo.adjustTermCounts(trx, deltas);
       recordChange(changes, newId, deltas);
       changes.add('event', seriesId, ...moved);
@@ -785,8 +787,9 @@ export async function deleteEvent(
     const last = await loadEvent(state, ctx, post.id);
     await ctx.write(async (trx, changes) => {
       await requireCurrent(ctx.conditions, () => eventValidator(trx, state.config, ctx.caller, post.id, 'view'));
-      const before = await repo.countState(trx, post.id, dialectOfExecutor(trx) === 'postgres');
-      changes.moved(post.id, await repo.listedState(trx, post.id), null);
+      if (dialectOfExecutor(trx) === 'postgres') await repo.lockEventPost(trx, post.id);
+      const before = await repo.eventWriteState(trx, post.id);
+      changes.moved(post.id, before?.listed ?? null, null);
       // A series goes with its occurrences; a deleted occurrence stays excluded from its series (API.md §20.3).
       if (place?.recurrence != null) await syncSeriesRemoved(trx, changes, post.id);
       if (place?.series_id != null && place.recurrence_id !== null) {
@@ -796,7 +799,7 @@ export async function deleteEvent(
       }
       await posts.deletePost(trx, post.id);
       changes.deleted('event', post.id, post);
-      const deltas = countDeltas(before, { published: false, termIds: [] });
+      const deltas = countDeltas(before?.count ?? repo.NOT_COUNTED, repo.NOT_COUNTED);
       await termsRepo.adjustTermCounts(trx, deltas);
       recordChange(changes, post.id, deltas);
     });

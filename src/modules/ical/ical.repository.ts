@@ -38,10 +38,6 @@ export interface ScheduleState {
 /** The columns of ScheduleState. */
 export const SCHEDULE_COLUMNS = ['start_utc', 'end_utc', 'all_day', 'timezone', 'status', 'venue_id'] as const;
 
-export async function scheduleState(db: Executor, eventId: number): Promise<ScheduleState | undefined> {
-  return db.selectFrom('events').select(SCHEDULE_COLUMNS).where('post_id', '=', eventId).executeTakeFirst();
-}
-
 export async function bumpSequence(db: Executor, eventId: number): Promise<void> {
   await db
     .updateTable('events')
