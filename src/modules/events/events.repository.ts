@@ -349,13 +349,16 @@ export async function allDayEvents(
     .execute();
 }
 
-/** Locks the event's post row (PostgreSQL), so that concurrent writers of it apply their count changes one after the other. */
 const lockedPost = compiledOnce((db, slot: Slots<[postId: number]>) =>
   db.selectFrom('posts').select('id').where('id', '=', slot(0)).forUpdate(),
 );
 
+/**
+ * Locks the event's post row on PostgreSQL, so that concurrent writers of it apply their count
+ * changes one after the other (SQLite runs one write transaction at a time).
+ */
 export async function lockEventPost(db: Executor, eventId: number): Promise<void> {
-  await lockedPost(db, [eventId]);
+  if (dialectOfExecutor(db) === 'postgres') await lockedPost(db, [eventId]);
 }
 
 const postText = compiledOnce((db, slot: Slots<[postId: number]>) =>

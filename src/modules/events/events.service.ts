@@ -3,7 +3,6 @@ import { eventValidator } from '../sync/validators.js';
 import { DateTime } from 'luxon';
 import { callerCan } from '../../auth/caller.js';
 import { changeKey, type ChangeSet } from '../../changes/change-set.js';
-import { dialectOfExecutor } from '../../db/dialect.js';
 import type { Executor } from '../../db/schema.js';
 import { ApiError, forbidden, invalidParam, invalidParams, type ParamProblem } from '../../errors.js';
 import type { ArgsInput } from '../../http/args.js';
@@ -787,7 +786,7 @@ export async function deleteEvent(
     const last = await loadEvent(state, ctx, post.id);
     await ctx.write(async (trx, changes) => {
       await requireCurrent(ctx.conditions, () => eventValidator(trx, state.config, ctx.caller, post.id, 'view'));
-      if (dialectOfExecutor(trx) === 'postgres') await repo.lockEventPost(trx, post.id);
+      await repo.lockEventPost(trx, post.id);
       const before = await repo.eventWriteState(trx, post.id);
       changes.moved(post.id, before?.listed ?? null, null);
       // A series goes with its occurrences; a deleted occurrence stays excluded from its series (API.md §20.3).
