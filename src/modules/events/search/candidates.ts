@@ -238,6 +238,41 @@ const hasPosition = (set: EventSet, position: number) => set[position >> 5] & (1
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/**
+ * The positions in list order of the listed events having each term: term `t`'s are
+ * `positions[start[t] .. start[t + 1])`. A term set's events are then read from its terms' own
+ * positions, not from a pass over every listed event's links (docs/performance-log.md).
+ */
+interface TermPositions {
+  start: Int32Array;
+  positions: Int32Array;
+}
+
+/** Listed events gone through between two turns of the event loop while term positions are made. */
+const EVENTS_PER_TURN = 100_000;
+
+/** Term positions (TermPositions) from each event's terms, in two passes that let requests in between. */
+async function termPositions(
+  listed: Int32Array,
+  termStart: Int32Array,
+  termIds: Uint16Array | Int32Array,
+  maxTermId: number,
+): Promise<TermPositions> {
+  const eachLink = async (visit: (term: number, position: number) => void) => {
+    for (let i = 0; i < listed.length; i++) {
+      for (let t = termStart[listed[i]]; t < termStart[listed[i] + 1]; t++) visit(termIds[t], i);
+      if (i % EVENTS_PER_TURN === EVENTS_PER_TURN - 1) await nextTurn();
+    }
+  };
+  const start = new Int32Array(maxTermId + 2);
+  await eachLink((term) => start[term + 1]++);
+  for (let term = 0; term <= maxTermId; term++) start[term + 1] += start[term];
+  const positions = new Int32Array(start[maxTermId + 1]);
+  const next = start.slice(0, maxTermId + 1);
+  await eachLink((term, position) => (positions[next[term]++] = position));
+  return { start, positions };
+}
+
 class Snapshot {
   private readonly words = new Map<string, Promise<EventSet | undefined>>();
   /** Per distinct set of terms, the events having one of them (see eventsWithAnyTerm). */
@@ -250,10 +285,9 @@ class Snapshot {
     private readonly ids: Int32Array,
     private readonly starts: Float64Array,
     private readonly ends: Float64Array,
-    /** Terms of event `id` are termIds[termStart[id] .. termStart[id + 1]). */
-    private readonly termStart: Int32Array,
-    private readonly termIds: Uint16Array | Int32Array,
-    private readonly maxTermId: number,
+    /** The largest listed event id. */
+    private readonly maxId: number,
+    private readonly byTerm: TermPositions,
     /** Events whose search document alone does not answer a word (migration 0007). */
     private readonly inexact: Bits,
     /** Lower-cased plain-ASCII titles of protected events without translations (see lockedTitleMatches). */
@@ -284,6 +318,7 @@ class Snapshot {
     const listed = ids.filled();
     const maxId = listed.reduce((max, id) => Math.max(max, id), 0);
     const { termStart, termIds, maxTermId } = await Snapshot.readTerms(db, maxId);
+    const byTerm = await termPositions(listed, termStart, termIds, maxTermId);
     const inexactRows = await repo.inexactSearchDocuments(db);
     const inexact = toBits(
       inexactRows.map((row) => row.post_id),
@@ -303,9 +338,8 @@ class Snapshot {
       listed,
       starts.filled(),
       ends.filled(),
-      termStart,
-      termIds,
-      maxTermId,
+      maxId,
+      byTerm,
       inexact,
       lockedTitles,
     );
@@ -361,7 +395,7 @@ class Snapshot {
   }
 
   private toEventSet(ids: ArrayLike<number>): EventSet {
-    return this.byPosition(toBits(ids, this.termStart.length));
+    return this.byPosition(toBits(ids, this.maxId + 2));
   }
 
   select(
@@ -448,25 +482,16 @@ class Snapshot {
     return query.words.every((word) => title.includes(word)) && !query.excluded.some((word) => title.includes(word));
   }
 
-  /**
-   * The events having at least one of `terms`: one pass over the listed events' links, once per
-   * distinct set, rather than testing each event's terms against the set in every search.
-   */
+  /** The events having at least one of `terms`, kept per distinct set: from each term's positions in list order. */
   private eventsWithAnyTerm(terms: readonly number[]): EventSet {
     const key = [...terms].sort((a, b) => a - b).join(',');
     let set = this.termSets.get(key);
     if (!set) {
-      const { ids, termStart, termIds } = this;
-      const wanted = new Uint8Array(this.maxTermId + 1);
-      for (const term of terms) if (term <= this.maxTermId) wanted[term] = 1;
-      set = new Uint32Array((ids.length >> 5) + 1);
-      for (let i = 0; i < ids.length; i++) {
-        for (let t = termStart[ids[i]]; t < termStart[ids[i] + 1]; t++) {
-          if (wanted[termIds[t]]) {
-            set[i >> 5] |= 1 << (i & 31);
-            break;
-          }
-        }
+      const { start, positions } = this.byTerm;
+      set = new Uint32Array((this.ids.length >> 5) + 1);
+      for (const term of terms) {
+        if (term >= start.length - 1) continue;
+        for (let p = start[term]; p < start[term + 1]; p++) set[positions[p] >> 5] |= 1 << (positions[p] & 31);
       }
       if (this.termSets.size >= TERM_SETS_KEPT) dropOldest(this.termSets);
       this.termSets.set(key, set);
