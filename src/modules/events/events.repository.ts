@@ -96,11 +96,18 @@ function selectEvents(db: Executor, { lang, defaultLang }: Languages) {
 }
 
 const commaSeparated = (ids: string | null) => (ids ? ids.split(',').map(Number) : []);
-/** PostgreSQL: an event's link ids in `table`, in link order, comma-separated (null without links). */
-const pgLinkedIds = (table: 'event_terms' | 'event_organizers', column: 'term_id' | 'organizer_id') =>
-  sql<
-    string | null
-  >`(SELECT string_agg(${sql.ref(column)}::text, ',' ORDER BY position, ${sql.ref(column)}) FROM ${sql.table(table)} WHERE event_id = posts.id)`;
+/**
+ * An event's link ids in `table`, in link order, comma-separated (null without links): one
+ * subquery, the aggregate each dialect spells its own way.
+ */
+function linkedIdsOf(db: Executor, table: 'event_terms' | 'event_organizers', column: 'term_id' | 'organizer_id') {
+  const order = sql`ORDER BY position, ${sql.ref(column)}`;
+  const ids =
+    dialectOfExecutor(db) === 'postgres'
+      ? sql`string_agg(${sql.ref(column)}::text, ',' ${order})`
+      : sql`group_concat(${sql.ref(column)}, ',' ${order})`;
+  return sql<string | null>`(SELECT ${ids} FROM ${sql.table(table)} WHERE event_id = events.post_id)`;
+}
 
 type RowsByIdsSlots = Slots<[lang: Languages['lang'], defaultLang: Languages['defaultLang'], ids: unknown]>;
 const eventRowsByIds = compiledOnce((db, slot: RowsByIdsSlots) =>
@@ -109,8 +116,8 @@ const eventRowsByIds = compiledOnce((db, slot: RowsByIdsSlots) =>
 const eventRowsWithLinksByIds = compiledOnce((db, slot: RowsByIdsSlots) =>
   selectEvents(db, { lang: slot(0), defaultLang: slot(1) })
     .select([
-      pgLinkedIds('event_terms', 'term_id').as('term_ids'),
-      pgLinkedIds('event_organizers', 'organizer_id').as('organizer_ids'),
+      linkedIdsOf(db, 'event_terms', 'term_id').as('term_ids'),
+      linkedIdsOf(db, 'event_organizers', 'organizer_id').as('organizer_ids'),
     ])
     .where(inList(db, 'posts.id', slot(2))),
 );
@@ -381,15 +388,6 @@ export async function refreshSearchDocument(db: Executor, eventId: number): Prom
   const translations = await translatedTexts(db, [eventId]);
   const { body, exact } = searchDocument([post, ...translations], post.password);
   await upsertSearchDocument(db, [eventId, body, exact]);
-}
-
-/** An event's links of one table, comma-separated (null without links): the one aggregate both dialects spell differently. */
-function linkedIdsOf(db: Executor, table: 'event_terms' | 'event_organizers', column: 'term_id' | 'organizer_id') {
-  const ids =
-    dialectOfExecutor(db) === 'postgres'
-      ? sql`string_agg(${sql.ref(column)}::text, ',')`
-      : sql`group_concat(${sql.ref(column)}, ',')`;
-  return sql<string | null>`(SELECT ${ids} FROM ${sql.table(table)} WHERE event_id = events.post_id)`;
 }
 
 /** Title, excerpt and description of every translation, one line each (null without translations). */
