@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 
 /** What `POST /reconcile` found: kept counts compared with a recount, and how many differed. */
@@ -62,10 +62,13 @@ async function waitUntilUp(origin: string, child: ChildProcess): Promise<void> {
  * The server compiled once into one ES module (dependencies stay in node_modules), so the measured
  * process runs plain JavaScript as in production, without the TypeScript loader.
  */
-async function productionBuild(): Promise<string> {
-  const outdir = join('bench', '.build');
+async function productionBuild(root: string): Promise<string> {
+  const outdir = join(root, 'bench', '.build');
   // The off-thread reader's worker is an entry point of its own, beside the server (src/db/off-thread.ts).
-  const entryPoints = { server: 'src/server.ts', 'off-thread.worker': 'src/db/off-thread.worker.ts' };
+  const entryPoints = {
+    server: join(root, 'src', 'server.ts'),
+    'off-thread.worker': join(root, 'src', 'db', 'off-thread.worker.ts'),
+  };
   await build({
     entryPoints,
     bundle: true,
@@ -84,27 +87,32 @@ async function productionBuild(): Promise<string> {
  * The V8 flags `npm start` gives the server (package.json: heap limits, garbage-collection
  * settings), so the measured process runs as in production: every flag before the TypeScript loader.
  */
-function startV8Flags(): string[] {
-  const { scripts } = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } };
+function startV8Flags(root: string): string[] {
+  const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } };
   const words = scripts.start.split(/\s+/);
   const loader = words.indexOf('--import');
   return words.slice(1, loader < 0 ? words.length : loader).filter((word) => word.startsWith('--'));
 }
 
-/** Starts the real server as a child process with production settings and request logging off. */
+/**
+ * Starts the real server as a child process with production settings and request logging off:
+ * this checkout's, or with `root` the one in that directory (bench/pair.ts compares two).
+ */
 export async function startServer(
   databaseUrl: string,
-  options: { cache: boolean; extraEnv?: Record<string, string>; build?: boolean },
+  options: { cache: boolean; extraEnv?: Record<string, string>; build?: boolean; root?: string },
 ): Promise<RunningServer> {
+  const root = resolve(options.root ?? '.');
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   // BENCH_SERVER_FLAGS: extra Node flags for the server alone (`--cpu-prof` to see where a scenario's time goes).
   const extra = process.env.BENCH_SERVER_FLAGS?.split(/\s+/).filter(Boolean) ?? [];
   const entry = options.build
-    ? [...startV8Flags(), ...extra, await productionBuild()]
+    ? [...startV8Flags(root), ...extra, await productionBuild(root)]
     : [...extra, '--import', 'tsx', 'src/server.ts'];
   const metricsToken = options.extraEnv?.METRICS_TOKEN ?? randomBytes(16).toString('hex');
   const child = spawn(process.execPath, entry, {
+    cwd: root,
     env: {
       ...process.env,
       NODE_ENV: 'production',
