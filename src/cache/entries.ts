@@ -56,8 +56,11 @@ export interface Fragment {
    * written in it, and events that embedded its bytes had all been rendered again.
    */
   slots?: readonly { at: number; open: Buffer; kind: string; id: number }[];
-  /** The parts with their slots filled, and the data version they were filled under (filled once per version). */
-  filled?: { version: string; parts: readonly Buffer[] };
+  /**
+   * The parts with their slots filled, the terms' bytes they were filled with, and the data version
+   * they were last found current under (looked at once per version, made again when a term's bytes moved).
+   */
+  filled?: { version: string; parts: readonly Buffer[]; terms: readonly Buffer[] };
 }
 
 /** What a cache entry costs besides its bytes (key, entry, arrays), counted so the budget is honest. */

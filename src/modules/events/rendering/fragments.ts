@@ -289,25 +289,24 @@ async function filledParts(
   }
   const filled = new Map<number, readonly Buffer[] | undefined>();
   for (const [id, fragment] of slotted) {
-    if (fragment.filled?.version === use.version) {
-      filled.set(id, fragment.filled.parts);
+    const slots = fragment.slots ?? [];
+    const last = fragment.filled;
+    // Filled with the terms' current bytes already: the same parts, so the same array, whose digest
+    // (plugins/etags.ts) is not computed again. After a create, most events of a page are.
+    if (last && (last.version === use.version || slots.every((slot, i) => current(slot)?.json[0] === last.terms[i]))) {
+      last.version = use.version;
+      filled.set(id, last.parts);
+      continue;
+    }
+    const terms = slots.map((slot) => current(slot)?.json[0]);
+    if (!terms.every((bytes): bytes is Buffer => bytes !== undefined)) {
+      filled.set(id, undefined);
       continue;
     }
     const parts = [...fragment.json];
-    for (const slot of fragment.slots ?? []) {
-      const bytes = current(slot)?.json[0];
-      if (!bytes) {
-        filled.set(id, undefined);
-        break;
-      }
-      parts[slot.at] = prefixed(slot.open, bytes);
-    }
-    if (filled.has(id)) continue;
-    // The same parts as before are the same array: its digest (plugins/etags.ts) is not computed again.
-    const previous = fragment.filled?.parts;
-    const kept = previous && sameParts(previous, parts) ? previous : parts;
-    filled.set(id, kept);
-    fragment.filled = { version: use.version, parts: kept };
+    slots.forEach((slot, i) => (parts[slot.at] = prefixed(slot.open, terms[i])));
+    filled.set(id, parts);
+    fragment.filled = { version: use.version, parts, terms };
   }
   return filled;
 }
@@ -327,9 +326,6 @@ function currentTerms(ctx: RequestContext, use: FragmentUse): (slot: Slot) => Fr
     return term;
   };
 }
-
-const sameParts = (a: readonly Buffer[], b: readonly Buffer[]) =>
-  a.length === b.length && a.every((part, i) => part === b[i]);
 
 /**
  * An event's JSON in TEC's key order (API.md §8): its own keys, then the embedded objects, in parts;
