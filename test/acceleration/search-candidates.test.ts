@@ -377,6 +377,15 @@ for (const dialect of await testDialects()) {
         [e.otherCategory, e.plain, e.later].sort((a, b) => a - b),
         'a draft is never listed',
       );
+      assert.deepEqual(
+        await unsure({
+          startMin: Date.parse('2027-02-01T00:00:00Z') / 1000,
+          endMax: Date.parse('2027-04-30T23:59:59Z') / 1000,
+          termSets: [[cat.music, cat.jazz]],
+        }),
+        [e.later],
+        'one that starts before the window: left out',
+      );
       const [lateJazz] = (await search(t.api, { search: 'late', ...january })).ids;
       assert.deepEqual((await search(t.api, { search: 'jazz', categories: 'music', ...january })).ids, [
         e.title,
