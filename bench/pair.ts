@@ -84,10 +84,10 @@ function drive(server: RunningServer, list: readonly BenchRequest[], from: numbe
   });
 }
 
-/** Both servers at once, the first of `order` started and driven first. */
+/** Both servers at once, the first of `order` started and driven first; the results by build (A, B). */
 async function bothAtOnce<T>(order: readonly number[], run: (build: number) => Promise<T>): Promise<T[]> {
   const results = await Promise.all(order.map(run));
-  return order.map((build) => results[order.indexOf(build)]);
+  return builds.map((_, build) => results[order.indexOf(build)]);
 }
 
 interface Round {
