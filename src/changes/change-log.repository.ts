@@ -15,25 +15,33 @@ export interface ChangeRow {
   after_author: number | null;
 }
 
-/** Moves the revision (ETags) and change time (Last-Modified) of the posts and terms a write changed. */
+/**
+ * Moves the revision (ETags) and change time (Last-Modified) of the posts and terms a write changed,
+ * and returns who may read each of those posts now (those that still exist): the change feed's
+ * state after the write, without a second statement.
+ */
 export async function bumpRevisions(
   trx: Executor,
   postIds: readonly number[],
   termIds: readonly number[],
   now: number,
-): Promise<void> {
-  if (postIds.length > 0)
-    await trx
-      .updateTable('posts')
-      .set({ revision: sql`revision + 1`, changed_at: now })
-      .where('id', 'in', [...postIds])
-      .execute();
+): Promise<Map<number, ReadState>> {
+  const rows =
+    postIds.length === 0
+      ? []
+      : await trx
+          .updateTable('posts')
+          .set({ revision: sql`revision + 1`, changed_at: now })
+          .where('id', 'in', [...postIds])
+          .returning(['id', 'status', 'author_id'])
+          .execute();
   if (termIds.length > 0)
     await trx
       .updateTable('terms')
       .set({ revision: sql`revision + 1`, changed_at: now })
       .where('id', 'in', [...termIds])
       .execute();
+  return statesById(rows);
 }
 
 /**
@@ -74,7 +82,11 @@ export async function readStates(trx: Executor, postIds: readonly number[]): Pro
     .select(['id', 'status', 'author_id'])
     .where('id', 'in', [...postIds])
     .execute();
-  return new Map(rows.map((row) => [row.id, { status: row.status, author_id: row.author_id }]));
+  return statesById(rows);
+}
+
+function statesById(rows: readonly { id: number; status: string; author_id: number }[]): Map<number, ReadState> {
+  return new Map(rows.map((row) => [Number(row.id), { status: row.status, author_id: row.author_id }]));
 }
 
 /**

@@ -42,7 +42,8 @@ export async function prepareChanges(
 ): Promise<PreparedChanges> {
   const now = Math.floor(nowMs / 1000);
   const { posts, terms } = touched(changes);
-  await repo.bumpRevisions(trx, posts, terms, now);
+  // Every post among the items is among those touched: their revision bump tells who may read them.
+  const after = await repo.bumpRevisions(trx, posts, terms, now);
   const items = changes.items;
   const descendants = await repo.bumpDescendantRevisions(
     trx,
@@ -57,10 +58,6 @@ export async function prepareChanges(
     now,
   );
   if (items.length === 0) return { changes: [], rows: [] };
-  const after = await repo.readStates(
-    trx,
-    items.filter((item) => POST_TYPES.includes(item.type)).map((item) => item.id),
-  );
   const rows = items.map((change) => {
     const isPost = POST_TYPES.includes(change.type);
     const stateAfter = change.action === 'deleted' ? undefined : isPost ? after.get(change.id) : PUBLIC;

@@ -283,8 +283,14 @@ export async function updateEventColumns(db: Executor, postId: number, columns: 
   await db.updateTable('events').set(columns).where('post_id', '=', postId).execute();
 }
 
-export async function setOrganizers(db: Executor, eventId: number, organizerIds: readonly number[]): Promise<void> {
-  await db.deleteFrom('event_organizers').where('event_id', '=', eventId).execute();
+/** Replaces the event's organizers; `fresh`: the event was inserted in this transaction, so it has none. */
+export async function setOrganizers(
+  db: Executor,
+  eventId: number,
+  organizerIds: readonly number[],
+  fresh = false,
+): Promise<void> {
+  if (!fresh) await db.deleteFrom('event_organizers').where('event_id', '=', eventId).execute();
   const unique = [...new Set(organizerIds)];
   if (unique.length === 0) return;
   await db
@@ -313,14 +319,18 @@ const insertEventTerm = compiledOnce((db, slot: Slots<[eventId: number, termId: 
   db.insertInto('event_terms').values({ event_id: slot(0), term_id: slot(1), position: slot(2) }),
 );
 
-/** Replaces the event's terms of one taxonomy (compiled once: most event writes set terms). */
+/**
+ * Replaces the event's terms of one taxonomy (compiled once: most event writes set terms); `fresh`:
+ * the event was inserted in this transaction, so it has none to replace.
+ */
 export async function setTerms(
   db: Executor,
   eventId: number,
   taxonomy: string,
   termIds: readonly number[],
+  fresh = false,
 ): Promise<void> {
-  const previous = await eventTermIdsOfTaxonomy(db, [eventId, taxonomy]);
+  const previous = fresh ? [] : await eventTermIdsOfTaxonomy(db, [eventId, taxonomy]);
   if (previous.length > 0)
     await deleteEventTerms(db, [
       eventId,
@@ -368,11 +378,23 @@ export async function lockEventPost(db: Executor, eventId: number): Promise<void
   if (dialectOfExecutor(db) === 'postgres') await lockedPost(db, [eventId]);
 }
 
-const postText = compiledOnce((db, slot: Slots<[postId: number]>) =>
-  db.selectFrom('posts').select(['title', 'excerpt', 'description', 'password']).where('id', '=', slot(0)),
-);
-const translatedTexts = compiledOnce((db, slot: Slots<[postId: number]>) =>
-  db.selectFrom('post_translations').select(['title', 'excerpt', 'description']).where('post_id', '=', slot(0)),
+/** The event's own text and password, with each translation's text (null where it has none). */
+const textsOfPost = compiledOnce((db, slot: Slots<[postId: number]>) =>
+  db
+    .selectFrom('posts')
+    .leftJoin('post_translations', 'post_translations.post_id', 'posts.id')
+    .select([
+      'posts.title',
+      'posts.excerpt',
+      'posts.description',
+      'posts.password',
+      'post_translations.lang',
+      'post_translations.title as translated_title',
+      'post_translations.excerpt as translated_excerpt',
+      'post_translations.description as translated_description',
+    ])
+    .where('posts.id', '=', slot(0))
+    .orderBy('post_translations.lang'),
 );
 const upsertSearchDocument = compiledOnce((db, slot: Slots<[postId: number, body: string, exact: number]>) =>
   db
@@ -383,9 +405,16 @@ const upsertSearchDocument = compiledOnce((db, slot: Slots<[postId: number, body
 
 /** Rebuilds the event's search document from every stored version of its text (on every event write: compiled once). */
 export async function refreshSearchDocument(db: Executor, eventId: number): Promise<void> {
-  const [post] = await postText(db, [eventId]);
+  const rows = await textsOfPost(db, [eventId]);
+  const [post] = rows;
   if (!post) return;
-  const translations = await translatedTexts(db, [eventId]);
+  const translations = rows
+    .filter((row) => row.lang !== null)
+    .map((row) => ({
+      title: row.translated_title,
+      excerpt: row.translated_excerpt,
+      description: row.translated_description,
+    }));
   const { body, exact } = searchDocument([post, ...translations], post.password);
   await upsertSearchDocument(db, [eventId, body, exact]);
 }

@@ -327,13 +327,14 @@ async function validateWrite(
   return result;
 }
 
-/** Applies venue, organizers and terms inside the transaction. */
+/** Applies venue, organizers and terms inside the transaction; `fresh`: to an event inserted in it, with no links to replace. */
 async function writeRelations(
   state: EventsState,
   ctx: RequestContext,
   trx: Executor,
   eventId: number,
   rel: Relations,
+  fresh = false,
 ): Promise<void> {
   if (rel.venue) {
     const [venueId] = await relations.materialiseLinked(state, ctx, trx, VENUE_KIND, rel.venue);
@@ -344,13 +345,20 @@ async function writeRelations(
       trx,
       eventId,
       await relations.materialiseLinked(state, ctx, trx, ORGANIZER_KIND, rel.organizers),
+      fresh,
     );
   for (const [taxonomy, refs] of [
     [CATEGORIES, rel.categories],
     [TAGS, rel.tags],
   ] as const) {
     if (refs)
-      await repo.setTerms(trx, eventId, taxonomy.key, await relations.materialiseTerms(ctx, trx, taxonomy, refs));
+      await repo.setTerms(
+        trx,
+        eventId,
+        taxonomy.key,
+        await relations.materialiseTerms(ctx, trx, taxonomy, refs),
+        fresh,
+      );
   }
 }
 
@@ -463,7 +471,7 @@ export async function insertEventIn(
       overrides: null,
     });
     changes.created('event', id);
-    await writeRelations(state, ctx, trx, id, rel);
+    await writeRelations(state, ctx, trx, id, rel, true);
     await repo.refreshSearchDocument(trx, id);
     if (recurrence) await syncSeries(state.config, ctx.now, trx, changes, id);
     return { id };
